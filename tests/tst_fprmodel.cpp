@@ -1,0 +1,108 @@
+#include "fprmodel.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace bloom;
+
+/** The FPR model against every figure of the reference text. */
+class TestFprModel : public QObject {
+    Q_OBJECT
+private slots:
+    void standardAt100M() {
+        // "compared to 0.578% for a regular Bloom filter of the same size"
+        const double p = fpr::standard(100e6, std::ldexp(1.0, 30), 7);
+        QCOMPARE(QString::number(p * 100, 'f', 3), QStringLiteral("0.578"));
+    }
+
+    void blockedAt100M() {
+        // "a 0.585% false-positive rate", "about 1 in 170 free ones"
+        const double p = fpr::blocked(100e6, Geometry());
+        QCOMPARE(QString::number(p * 100, 'f', 3), QStringLiteral("0.585"));
+        QCOMPARE(qRound(1.0 / p), 171); // 1 / 0.00585 = 170.9: the text rounds down to "1 in 170"
+        QVERIFY(p > fpr::standard(100e6, std::ldexp(1.0, 30), 7));
+    }
+
+    void blockedGrowth_data() {
+        QTest::addColumn<double>("names");
+        QTest::addColumn<int>("oneIn");
+        QTest::newRow("150M: 1 in 27") << 150e6 << 27;
+        QTest::newRow("200M: 1 in 9") << 200e6 << 9;
+    }
+    void blockedGrowth() {
+        QFETCH(double, names);
+        QFETCH(int, oneIn);
+        const double p = fpr::blocked(names, Geometry());
+        QCOMPARE(int(1.0 / p), oneIn);
+    }
+
+    void sizingFigures() {
+        // "For a 1% false-positive rate ... about 9.6 bits per item, with a k of about 7."
+        QCOMPARE(QString::number(fpr::bitsPerItem(0.01), 'f', 1), QStringLiteral("9.6"));
+        QCOMPARE(qRound(fpr::optimalKForRate(0.01)), 7);
+        // "That works out to 10.7 bits per name, so the best k is 10.74 x ln 2 = 7.44"
+        const double m = std::ldexp(1.0, 30);
+        QCOMPARE(QString::number(m / 100e6, 'f', 2), QStringLiteral("10.74"));
+        QCOMPARE(QString::number(fpr::optimalK(m, 100e6), 'f', 2), QStringLiteral("7.44"));
+        // "For 100 million users, a 1% false-positive rate needs at least 960 million bits."
+        QVERIFY(std::abs(fpr::bitsPerItem(0.01) * 100e6 - 960e6) < 5e6);
+    }
+
+    void sizingRecommendsReference() {
+        // 100M names at 1%: the smallest power-of-two filter of 8,192-bit chunks is 2^30 bits, k 7.
+        auto s = fpr::sizing(100e6, 0.01);
+        QVERIFY(s.has_value());
+        QCOMPARE(s->geometry.chunks(), 131072u);
+        QCOMPARE(s->geometry.chunkBits(), 8192u);
+        QCOMPARE(s->geometry.k(), 7);
+        QVERIFY(s->fpr <= 0.01);
+        // 150M names at 1% needs the next size up.
+        auto bigger = fpr::sizing(150e6, 0.01);
+        QVERIFY(bigger.has_value());
+        QCOMPARE(bigger->geometry.chunks(), 262144u);
+        QVERIFY(!fpr::sizing(0, 0.01).has_value());
+        QVERIFY(!fpr::sizing(1e6, 1.5).has_value());
+    }
+
+    void fillEstimate() {
+        // Uniform fill: mean of (s/B)^k equals (s/B)^k.
+        std::vector<quint32> fill(1024, 4096);
+        QCOMPARE(fpr::fromFill(fill, 8192, 7), std::pow(0.5, 7));
+        // Mixed: (0^7 + 1^7) / 2.
+        std::vector<quint32> mixed{0, 8192};
+        QCOMPARE(fpr::fromFill(mixed, 8192, 7), 0.5);
+        QCOMPARE(fpr::fromFill({}, 8192, 7), 0.0);
+    }
+
+    void nameEstimateInvertsFill() {
+        // A chunk with j names is expected to hold B(1 - (1-1/B)^(kj)) set bits; invert it.
+        for (double j : {0.0, 1.0, 100.0, 763.0, 2000.0})
+            QVERIFY(std::abs(fpr::namesForSetBits(fpr::expectedSetBits(j, 8192, 7), 8192, 7) - j) < 1e-6);
+        std::vector<quint32> fill(131072, quint32(std::lround(fpr::expectedSetBits(763, 8192, 7))));
+        const double n = fpr::estimateNames(fill, 8192, 7);
+        QVERIFY(std::abs(n - 763.0 * 131072) / (763.0 * 131072) < 1e-3);
+        QVERIFY(std::isinf(fpr::namesForSetBits(8192, 8192, 7)));
+        std::vector<quint32> full{8192};
+        QVERIFY(std::isfinite(fpr::estimateNames(full, 8192, 7)));
+    }
+
+    void capacityAtOnePercent() {
+        // The reference geometry reaches 1% a little above 100M names.
+        const double n = fpr::capacity(Geometry(), 0.01);
+        QVERIFY2(n > 110e6 && n < 125e6, qPrintable(QString::number(n)));
+        QVERIFY(std::abs(fpr::blocked(n, Geometry()) - 0.01) < 1e-5);
+    }
+
+    void poissonSumsToOne() {
+        double sum = 0;
+        for (int j = 0; j < 2000; ++j)
+            sum += fpr::poisson(j, 763.0);
+        QVERIFY(std::abs(sum - 1.0) < 1e-9);
+        QCOMPARE(fpr::poisson(0, 0), 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFprModel)
+#include "tst_fprmodel.moc"

@@ -1,0 +1,191 @@
+#include "classicfilter.h"
+#include "explanation.h"
+#include "name.h"
+#include "placement.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+using namespace bloom;
+
+/** Golden values of the reference text: md5, chunk, slices, the classic example; name validation. */
+class TestPlacement : public QObject {
+    Q_OBJECT
+private slots:
+    void adaGolden() {
+        const Geometry g;
+        const Hash128 h = Hash128::md5("ada");
+        QCOMPARE(h.hex(), QStringLiteral("8c8d357b5e872bbacd45197626bd5759"));
+        const Placement p = place(g, h);
+        QCOMPARE(p.chunk, 71962u);
+        QCOMPARE(p.k, 7);
+        const std::array<int, 7> inHashOrder{3422, 6900, 1835, 5977, 5396, 3259, 619};
+        for (int i = 0; i < 7; ++i)
+            QCOMPARE(int(p.positions[size_t(i)]), inHashOrder[size_t(i)]);
+        QCOMPARE(p.setBits(), (QList<int>{619, 1835, 3259, 3422, 5396, 5977, 6900}));
+    }
+
+    void caseInsensitive_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("Ada") << QStringLiteral("Ada");
+        QTest::newRow("ADA") << QStringLiteral("ADA");
+        QTest::newRow("aDa") << QStringLiteral("aDa");
+    }
+    void caseInsensitive() {
+        QFETCH(QString, name);
+        const Geometry g;
+        QCOMPARE(placeAscii(g, name.toLatin1()), placeAscii(g, "ada"));
+        QCOMPARE(placeAscii(g, name.toLatin1()).chunk, 71962u);
+    }
+
+    void sliceTable_data() {
+        // The reference's table "Here's where ada's chunk and bits come from".
+        QTest::addColumn<int>("row");
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("last");
+        QTest::addColumn<QString>("bits");
+        QTest::addColumn<int>("value");
+        QTest::newRow("bits 1-17") << 0 << 1 << 17 << QStringLiteral("10001100100011010") << 71962;
+        QTest::newRow("bits 18-30") << 1 << 18 << 30 << QStringLiteral("0110101011110") << 3422;
+        QTest::newRow("bits 31-43") << 2 << 31 << 43 << QStringLiteral("1101011110100") << 6900;
+        QTest::newRow("bits 44-56") << 3 << 44 << 56 << QStringLiteral("0011100101011") << 1835;
+        QTest::newRow("bits 57-69") << 4 << 57 << 69 << QStringLiteral("1011101011001") << 5977;
+        QTest::newRow("bits 70-82") << 5 << 70 << 82 << QStringLiteral("1010100010100") << 5396;
+        QTest::newRow("bits 83-95") << 6 << 83 << 95 << QStringLiteral("0110010111011") << 3259;
+        QTest::newRow("bits 96-108") << 7 << 96 << 108 << QStringLiteral("0001001101011") << 619;
+    }
+    void sliceTable() {
+        QFETCH(int, row);
+        QFETCH(int, first);
+        QFETCH(int, last);
+        QFETCH(QString, bits);
+        QFETCH(int, value);
+        const Explanation e = Explanation::offline(Geometry(), QStringLiteral("Ada"));
+        QCOMPARE(e.slices.size(), 8);
+        const HashSlice &s = e.slices[row];
+        QCOMPARE(s.isChunk, row == 0);
+        QCOMPARE(s.firstBit, first);
+        QCOMPARE(s.lastBit, last);
+        QCOMPARE(s.bits, bits);
+        QCOMPARE(int(s.value), value);
+    }
+
+    void explanationValues() {
+        const Explanation e = Explanation::offline(Geometry(), QStringLiteral("Ada"));
+        QCOMPARE(e.name, QStringLiteral("Ada"));
+        QCOMPARE(e.normalized, QStringLiteral("ada"));
+        QVERIFY(e.exact());
+        QCOMPARE(e.md5Hex(), QStringLiteral("8c8d357b5e872bbacd45197626bd5759"));
+        QCOMPARE(e.hash.bitString().left(17), QStringLiteral("10001100100011010"));
+        const QJsonObject j = e.toJson();
+        QCOMPARE(j.value(QLatin1String("chunk")).toInt(), 71962);
+        QCOMPARE(j.value(QLatin1String("md5")).toString(),
+                 QStringLiteral("8c8d357b5e872bbacd45197626bd5759"));
+        QCOMPARE(j.value(QLatin1String("bits")).toArray().size(), 7);
+        const QString text = e.toText();
+        QVERIFY(text.contains(QLatin1String("bits 96-108")));
+        QVERIFY(text.contains(QLatin1String("chunk 71962, bits {619,1835,3259,3422,5396,5977,6900}")));
+    }
+
+    void nonAsciiIsMarkedApproximate() {
+        const Explanation e = Explanation::offline(Geometry(), QStringLiteral("Straße"));
+        QVERIFY(!e.exact());
+        QCOMPARE(e.lowering, Lowering::Approximate);
+        QVERIFY(e.toText().contains(QLatin1String("approximate")));
+        QCOMPARE(e.toJson().value(QLatin1String("exact")).toBool(), false);
+    }
+
+    void otherGeometry() {
+        // 8 chunks of 64 bits, k = 3: chunk = first 3 bits, then three 6-bit slices.
+        auto g = Geometry::create(3, 6, 3);
+        QVERIFY(g.ok());
+        const Hash128 h = Hash128::md5("ada");
+        const Placement p = place(*g, h);
+        QCOMPARE(p.chunk, 0b100u);               // 100...
+        QCOMPARE(int(p.positions[0]), 0b011001); // bits 4-9 of 10001100100011010...
+        QCOMPARE(int(p.positions[1]), 0b000110);
+        QCOMPARE(int(p.positions[2]), 0b100110);
+        const Explanation e = Explanation::offline(*g, QStringLiteral("ada"));
+        QCOMPARE(e.slices.size(), 4);
+        QCOMPARE(e.slices[3].firstBit, 16);
+        QCOMPARE(e.slices[3].lastBit, 21);
+    }
+
+    void oneChunk() {
+        auto g = Geometry::create(0, 13, 7);
+        QVERIFY(g.ok());
+        QCOMPARE(placeAscii(*g, "ada").chunk, 0u);
+        QCOMPARE(int(placeAscii(*g, "ada").positions[0]), 0b1000110010001); // first 13 bits
+    }
+
+    void longName() {
+        const QByteArray longName(1000, 'X');
+        QCOMPARE(placeAscii(Geometry(), longName), placeLowered(Geometry(), QByteArray(1000, 'x')));
+    }
+
+    void classicGolden_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QList<quint64>>("positions");
+        QTest::newRow("ada") << QStringLiteral("ada") << QList<quint64>{14, 13, 5};
+        QTest::newRow("grace") << QStringLiteral("grace") << QList<quint64>{2, 3, 8};
+        QTest::newRow("alan") << QStringLiteral("alan") << QList<quint64>{8, 10, 2};
+        QTest::newRow("bjarne") << QStringLiteral("bjarne") << QList<quint64>{3, 5, 8};
+    }
+    void classicGolden() {
+        QFETCH(QString, name);
+        QFETCH(QList<quint64>, positions);
+        QCOMPARE(classic::positions(name.toUtf8(), 16, 3), positions);
+    }
+
+    void classicExample() {
+        // add ada and grace; alan is definitely not in (bit 10), bjarne is a false positive.
+        std::array<bool, 16> bits{};
+        for (const char *n : {"ada", "grace"})
+            for (quint64 p : classic::positions(n, 16, 3))
+                bits[p] = true;
+        const auto check = [&](const char *n) {
+            for (quint64 p : classic::positions(n, 16, 3))
+                if (!bits[p])
+                    return false;
+            return true;
+        };
+        QVERIFY(check("ada"));
+        QVERIFY(!check("alan"));
+        QVERIFY(!bits[10]);
+        QVERIFY(check("bjarne"));
+        QCOMPARE(Hash128::md5("0:ada").hex(), QStringLiteral("2d0adfba24320bd14abdb38aa02ff6fe"));
+        QCOMPARE(Hash128::md5("1:ada").hex(), QStringLiteral("e4d0f800ff16f1b94c8ce1de8bb8fefd"));
+        QCOMPARE(Hash128::md5("2:ada").hex(), QStringLiteral("cf0c119c0624d173d6d86cdbfda09965"));
+    }
+
+    void validation_data() {
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("empty");
+        QTest::newRow("nul") << QByteArray("a\0b", 3) << QStringLiteral("NUL");
+        QTest::newRow("latin1 byte") << QByteArray("caf\xe9") << QStringLiteral("UTF-8");
+        QTest::newRow("truncated sequence") << QByteArray("\xe2\x82") << QStringLiteral("UTF-8");
+        QTest::newRow("overlong") << QByteArray("\xc0\xaf") << QStringLiteral("UTF-8");
+        QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << QStringLiteral("UTF-8");
+    }
+    void validation() {
+        QFETCH(QByteArray, input);
+        QFETCH(QString, mentions);
+        auto s = validateName(input);
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().kind, ErrorKind::BadInput);
+        QVERIFY2(s.error().message.contains(mentions), qPrintable(s.error().message));
+    }
+
+    void validNames() {
+        QVERIFY(validateName("ada").ok());
+        QVERIFY(validateName(QStringLiteral("Straße").toUtf8()).ok());
+        QVERIFY(validateName(QStringLiteral("\U0001F600").toUtf8()).ok());
+        QVERIFY(isAscii("Ada_99"));
+        QVERIFY(!isAscii(QStringLiteral("Åsa").toUtf8()));
+        QCOMPARE(asciiLower("MiXeD-Case_09"), QByteArray("mixed-case_09"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlacement)
+#include "tst_placement.moc"
