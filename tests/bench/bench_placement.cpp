@@ -12,8 +12,7 @@
 
 using namespace bloom;
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     QCoreApplication app(argc, argv);
     const qsizetype count = argc > 1 ? QByteArray(argv[1]).toLongLong() : 10'000'000;
 
@@ -47,9 +46,10 @@ int main(int argc, char **argv)
     PgConn conn(cluster.connectionString());
     const int serverNames = 200'000;
     t.restart();
-    auto r = conn.column(QStringLiteral("select sum((b).chunk) from (select username_bits('User' || lpad(i::text, "
-                                        "8, '0')) b from generate_series(0, $1 - 1) i) s"),
-                         {QByteArray::number(serverNames)});
+    auto r =
+        conn.column(QStringLiteral("select sum((b).chunk) from (select username_bits('User' || lpad(i::text, "
+                                   "8, '0')) b from generate_series(0, $1 - 1) i) s"),
+                    {QByteArray::number(serverNames)});
     const double serverSeconds = double(t.nsecsElapsed()) / 1e9;
     if (!r) {
         std::fprintf(stderr, "%s\n", qPrintable(r.error().message));
