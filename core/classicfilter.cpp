@@ -3,7 +3,8 @@
 
 namespace bloom::classic {
 
-QList<quint64> positions(QByteArrayView name, quint64 m, int k) {
+QList<quint64> positions(QByteArrayView name, quint64 m, int k)
+{
     QList<quint64> out;
     out.reserve(k);
     for (int i = 0; i < k; ++i) {

@@ -4,8 +4,8 @@
 
 namespace bloom {
 
-Explanation Explanation::build(const Geometry &g, const QString &name, const QByteArray &normalized,
-                               Lowering lowering) {
+Explanation Explanation::build(const Geometry &g, const QString &name, const QByteArray &normalized, Lowering lowering)
+{
     Explanation e;
     e.geometry = g;
     e.name = name;
@@ -36,13 +36,15 @@ Explanation Explanation::build(const Geometry &g, const QString &name, const QBy
     return e;
 }
 
-Explanation Explanation::offline(const Geometry &g, const QString &name) {
+Explanation Explanation::offline(const Geometry &g, const QString &name)
+{
     Lowering how = Lowering::Ascii;
     const QByteArray lowered = offlineLower(name.toUtf8(), &how);
     return build(g, name, lowered, how);
 }
 
-QJsonObject Explanation::toJson() const {
+QJsonObject Explanation::toJson() const
+{
     QJsonArray slicesJson;
     QJsonArray positionsJson;
     for (const HashSlice &s : slices) {
@@ -77,11 +79,10 @@ QJsonObject Explanation::toJson() const {
     };
 }
 
-QString Explanation::toText() const {
+QString Explanation::toText() const
+{
     QString out;
-    const auto line = [&out](const QString &s) {
-        out += s + QLatin1Char('\n');
-    };
+    const auto line = [&out](const QString &s) { out += s + QLatin1Char('\n'); };
     line(QStringLiteral("name        %1").arg(name));
     line(QStringLiteral("lower       %1    (%2)").arg(normalized, loweringLabel(lowering)));
     line(QStringLiteral("md5         %1").arg(md5Hex()));

@@ -39,8 +39,7 @@ struct Explanation {
     QList<int> setBits() const { return placement.setBits(); }
 
     /** Builds the explanation of `name` whose lowercase form is `normalized` (UTF-8). */
-    static Explanation build(const Geometry &g, const QString &name, const QByteArray &normalized,
-                             Lowering lowering);
+    static Explanation build(const Geometry &g, const QString &name, const QByteArray &normalized, Lowering lowering);
     /** Offline: lowercases on the client (exact for ASCII, marked approximate otherwise). */
     static Explanation offline(const Geometry &g, const QString &name);
 

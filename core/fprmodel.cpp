@@ -4,40 +4,48 @@
 
 namespace bloom::fpr {
 
-double standard(double n, double m, int k) {
+double standard(double n, double m, int k)
+{
     return std::pow(1.0 - std::exp(-double(k) * n / m), double(k));
 }
 
-double optimalK(double m, double n) {
+double optimalK(double m, double n)
+{
     return m / n * std::log(2.0);
 }
 
-double bitsPerItem(double p) {
+double bitsPerItem(double p)
+{
     const double ln2 = std::log(2.0);
     return -std::log(p) / (ln2 * ln2);
 }
 
-double optimalKForRate(double p) {
+double optimalKForRate(double p)
+{
     return -std::log2(p);
 }
 
-double poisson(qint64 j, double lambda) {
+double poisson(qint64 j, double lambda)
+{
     if (lambda <= 0)
         return j == 0 ? 1.0 : 0.0;
     return std::exp(double(j) * std::log(lambda) - lambda - std::lgamma(double(j) + 1.0));
 }
 
-double expectedSetBits(double j, double chunkBits, int k) {
+double expectedSetBits(double j, double chunkBits, int k)
+{
     return chunkBits * (1.0 - std::pow(1.0 - 1.0 / chunkBits, double(k) * j));
 }
 
-double namesForSetBits(double setBits, double chunkBits, int k) {
+double namesForSetBits(double setBits, double chunkBits, int k)
+{
     if (setBits >= chunkBits)
         return INFINITY;
     return std::log1p(-setBits / chunkBits) / (double(k) * std::log1p(-1.0 / chunkBits));
 }
 
-double blocked(double n, double chunks, double chunkBits, int k) {
+double blocked(double n, double chunks, double chunkBits, int k)
+{
     const double lambda = n / chunks;
     const double spread = 12.0 * std::sqrt(lambda) + 20.0;
     const qint64 lo = qMax<qint64>(0, qint64(std::floor(lambda - spread)));
@@ -50,11 +58,13 @@ double blocked(double n, double chunks, double chunkBits, int k) {
     return sum;
 }
 
-double blocked(double n, const Geometry &g) {
+double blocked(double n, const Geometry &g)
+{
     return blocked(n, g.chunks(), g.chunkBits(), g.k());
 }
 
-double fromFill(std::span<const quint32> setBitsPerChunk, quint32 chunkBits, int k) {
+double fromFill(std::span<const quint32> setBitsPerChunk, quint32 chunkBits, int k)
+{
     if (setBitsPerChunk.empty())
         return 0;
     double sum = 0;
@@ -63,7 +73,8 @@ double fromFill(std::span<const quint32> setBitsPerChunk, quint32 chunkBits, int
     return sum / double(setBitsPerChunk.size());
 }
 
-double estimateNames(std::span<const quint32> setBitsPerChunk, quint32 chunkBits, int k) {
+double estimateNames(std::span<const quint32> setBitsPerChunk, quint32 chunkBits, int k)
+{
     double total = 0;
     for (quint32 s : setBitsPerChunk) {
         // A full chunk says only "at least this many": count it as one bit short of full.
@@ -73,7 +84,8 @@ double estimateNames(std::span<const quint32> setBitsPerChunk, quint32 chunkBits
     return total;
 }
 
-double capacity(const Geometry &g, double target) {
+double capacity(const Geometry &g, double target)
+{
     double lo = 0;
     double hi = double(g.totalBits());
     while (blocked(hi, g) < target)
@@ -85,7 +97,8 @@ double capacity(const Geometry &g, double target) {
     return lo;
 }
 
-std::optional<Sizing> sizing(double n, double target, int chunkBitsLog2) {
+std::optional<Sizing> sizing(double n, double target, int chunkBitsLog2)
+{
     if (!(n > 0) || !(target > 0 && target < 1))
         return std::nullopt;
     for (int c = 0; c <= Geometry::MaxChunkLog2; ++c) {

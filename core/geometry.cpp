@@ -4,13 +4,13 @@
 
 namespace bloom {
 
-Result<Geometry> Geometry::create(int chunkLog2, int bitsLog2, int k) {
+Result<Geometry> Geometry::create(int chunkLog2, int bitsLog2, int k)
+{
     if (chunkLog2 < 0 || chunkLog2 > MaxChunkLog2)
         return makeError(ErrorKind::Usage, QStringLiteral("chunk count 2^%1 is out of range").arg(chunkLog2),
                          QStringLiteral("use between 1 (2^0) and 2^%1 chunks").arg(MaxChunkLog2));
     if (bitsLog2 < MinBitsLog2 || bitsLog2 > MaxBitsLog2)
-        return makeError(ErrorKind::Usage,
-                         QStringLiteral("bits per chunk 2^%1 is out of range").arg(bitsLog2),
+        return makeError(ErrorKind::Usage, QStringLiteral("bits per chunk 2^%1 is out of range").arg(bitsLog2),
                          QStringLiteral("use between %1 and %2 bits per chunk (a power of two)")
                              .arg(1 << MinBitsLog2)
                              .arg(1 << MaxBitsLog2));
@@ -31,23 +31,30 @@ Result<Geometry> Geometry::create(int chunkLog2, int bitsLog2, int k) {
     return Geometry(chunkLog2, bitsLog2, k);
 }
 
-Result<Geometry> Geometry::fromCounts(qint64 chunks, qint64 chunkBits, int k) {
-    const auto isPow2 = [](qint64 v) {
-        return v > 0 && std::has_single_bit(quint64(v));
-    };
+Result<Geometry> Geometry::fromCounts(qint64 chunks, qint64 chunkBits, int k)
+{
+    const auto isPow2 = [](qint64 v) { return v > 0 && std::has_single_bit(quint64(v)); };
     if (!isPow2(chunks))
         return makeError(ErrorKind::Usage, QStringLiteral("%1 chunks is not a power of two").arg(chunks),
                          QStringLiteral("the chunk number is cut from the hash's bits, so use 1, 2, 4, ... "
                                         "(the reference uses 131072)"));
     if (!isPow2(chunkBits))
-        return makeError(ErrorKind::Usage,
-                         QStringLiteral("%1 bits per chunk is not a power of two").arg(chunkBits),
+        return makeError(ErrorKind::Usage, QStringLiteral("%1 bits per chunk is not a power of two").arg(chunkBits),
                          QStringLiteral("positions are cut from the hash's bits, so use 8, 16, ..., 65536 "
                                         "(the reference uses 8192)"));
     return create(std::countr_zero(quint64(chunks)), std::countr_zero(quint64(chunkBits)), k);
 }
 
-quint64 Geometry::tableSizeEstimate() const {
+quint64 Geometry::heapSizeEstimate() const
+{
+    const quint64 payload = chunkBits() / 8;
+    const quint64 tuple = ((24 + 4 + 4 + 4 + payload + 7) / 8) * 8 + 4;
+    const quint64 perPage = qMax<quint64>(1, (8192 - 24) / tuple);
+    return (chunks() + perPage - 1) / perPage * 8192;
+}
+
+quint64 Geometry::tableSizeEstimate() const
+{
     // Heap tuple: 24-byte header, int4, varlena header (4), bit length (4), payload; MAXALIGN 8;
     // plus a 4-byte line pointer. 8,192-byte pages with a 24-byte header.
     const quint64 payload = chunkBits() / 8;
@@ -59,7 +66,8 @@ quint64 Geometry::tableSizeEstimate() const {
     return heapPages * 8192 + indexBytes;
 }
 
-QString Geometry::describe() const {
+QString Geometry::describe() const
+{
     return QStringLiteral("%1 chunks x %2 bits, k=%3 (2^%4 bits, %5)")
         .arg(chunks())
         .arg(chunkBits())
@@ -68,7 +76,8 @@ QString Geometry::describe() const {
         .arg(formatBytes(totalBytes()));
 }
 
-QString formatBytes(quint64 bytes) {
+QString formatBytes(quint64 bytes)
+{
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double v = double(bytes);
     int u = 0;

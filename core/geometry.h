@@ -39,6 +39,8 @@ public:
     int hashBitsUsed() const { return mChunkLog2 + mK * mBitsLog2; }
     /** Estimated on-disk size of the table and its primary key, in bytes (heap pages + btree). */
     quint64 tableSizeEstimate() const;
+    /** The heap alone, rows packed with no dead tuples (the baseline for bloat). */
+    quint64 heapSizeEstimate() const;
 
     bool isReference() const { return *this == Geometry(); }
     /** "131072 chunks x 8192 bits, k=7 (2^30 bits, 128 MiB)" */
@@ -50,7 +52,9 @@ private:
     constexpr Geometry(int c, int b, int k)
         : mChunkLog2(c)
         , mBitsLog2(b)
-        , mK(k) {}
+        , mK(k)
+    {
+    }
 
     int mChunkLog2 = 17;
     int mBitsLog2 = 13;

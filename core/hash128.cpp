@@ -9,12 +9,14 @@
 
 namespace bloom {
 
-Hash128::Hash128(const std::array<std::uint8_t, 16> &bytes) {
+Hash128::Hash128(const std::array<std::uint8_t, 16> &bytes)
+{
     for (std::uint8_t b : bytes)
         mValue = (mValue << 8) | b;
 }
 
-Hash128 Hash128::md5(QByteArrayView data) {
+Hash128 Hash128::md5(QByteArrayView data)
+{
     std::array<std::uint8_t, 16> digest;
     MD5_CTX ctx;
     MD5_Init(&ctx);
@@ -23,19 +25,22 @@ Hash128 Hash128::md5(QByteArrayView data) {
     return Hash128(digest);
 }
 
-std::array<std::uint8_t, 16> Hash128::bytes() const {
+std::array<std::uint8_t, 16> Hash128::bytes() const
+{
     std::array<std::uint8_t, 16> out;
     for (int i = 0; i < 16; ++i)
         out[size_t(i)] = std::uint8_t(mValue >> (120 - 8 * i));
     return out;
 }
 
-QString Hash128::hex() const {
+QString Hash128::hex() const
+{
     const auto b = bytes();
     return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(b.data()), 16).toHex());
 }
 
-QString Hash128::bitString() const {
+QString Hash128::bitString() const
+{
     QString s(128, QLatin1Char('0'));
     for (int i = 0; i < 128; ++i)
         if ((mValue >> (127 - i)) & 1)

@@ -21,7 +21,8 @@ public:
     static Hash128 md5(QByteArrayView data);
 
     /** `len` bits (len <= 32) starting at 0-based MSB-first position `start`. */
-    std::uint32_t bits(int start, int len) const {
+    std::uint32_t bits(int start, int len) const
+    {
         if (len == 0)
             return 0;
         return std::uint32_t((mValue >> (128 - start - len)) & ((U128(1) << len) - 1));

@@ -19,7 +19,8 @@ namespace bloom {
 namespace {
 
 /** A loopback port that is free right now (bound to port 0, read back, closed). */
-int freeLoopbackPort() {
+int freeLoopbackPort()
+{
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0)
         return 0;
@@ -36,7 +37,8 @@ int freeLoopbackPort() {
     return port;
 }
 
-QString tail(const QString &path, int lines) {
+QString tail(const QString &path, int lines)
+{
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return {};
@@ -48,35 +50,40 @@ QString tail(const QString &path, int lines) {
 
 LocalCluster::LocalCluster() = default;
 
-LocalCluster::~LocalCluster() {
+LocalCluster::~LocalCluster()
+{
     (void)stop();
 }
 
-QString LocalCluster::dataDir() const {
+QString LocalCluster::dataDir() const
+{
     return mBaseDir + QStringLiteral("/data");
 }
 
-QString LocalCluster::logFile() const {
+QString LocalCluster::logFile() const
+{
     return mBaseDir + QStringLiteral("/server.log");
 }
 
-QString LocalCluster::connectionString(const QString &database) const {
+QString LocalCluster::connectionString(const QString &database) const
+{
     return QStringLiteral("host=%1 port=%2 user=%3 dbname=%4")
         .arg(quoteConninfoValue(mBaseDir))
         .arg(mPort)
         .arg(quoteConninfoValue(mOptions.superuser), quoteConninfoValue(database));
 }
 
-QString LocalCluster::tcpConnectionString(const QString &database, const QString &user) const {
+QString LocalCluster::tcpConnectionString(const QString &database, const QString &user) const
+{
     return QStringLiteral("host=127.0.0.1 port=%1 user=%2 dbname=%3")
         .arg(mPort)
         .arg(quoteConninfoValue(user), quoteConninfoValue(database));
 }
 
-Result<QString> LocalCluster::findBinDir() {
+Result<QString> LocalCluster::findBinDir()
+{
     const auto hasTools = [](const QString &dir) {
-        return QFile::exists(dir + QStringLiteral("/initdb")) &&
-               QFile::exists(dir + QStringLiteral("/pg_ctl"));
+        return QFile::exists(dir + QStringLiteral("/initdb")) && QFile::exists(dir + QStringLiteral("/pg_ctl"));
     };
     const QString env = qEnvironmentVariable("BLOOMSCOPE_PG_BINDIR");
     if (!env.isEmpty()) {
@@ -102,14 +109,13 @@ Result<QString> LocalCluster::findBinDir() {
         if (hasTools(dir))
             return dir;
     }
-    return makeError(ErrorKind::Cluster,
-                     QStringLiteral("no PostgreSQL server binaries (initdb, pg_ctl) found"),
+    return makeError(ErrorKind::Cluster, QStringLiteral("no PostgreSQL server binaries (initdb, pg_ctl) found"),
                      QStringLiteral("install them (Debian: apt-get install postgresql-15, or run "
                                     "packaging/setup), or set BLOOMSCOPE_PG_BINDIR"));
 }
 
-Status LocalCluster::runTool(const QString &tool, const QStringList &args, int timeoutMs,
-                             QString *output) const {
+Status LocalCluster::runTool(const QString &tool, const QStringList &args, int timeoutMs, QString *output) const
+{
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -129,8 +135,7 @@ Status LocalCluster::runTool(const QString &tool, const QStringList &args, int t
     p.setWorkingDirectory(mBaseDir);
     p.start(mBinDir + QLatin1Char('/') + tool, args);
     if (!p.waitForStarted(10000))
-        return makeError(ErrorKind::Cluster,
-                         QStringLiteral("could not run %1: %2").arg(tool, p.errorString()));
+        return makeError(ErrorKind::Cluster, QStringLiteral("could not run %1: %2").arg(tool, p.errorString()));
     const bool finished = p.waitForFinished(timeoutMs);
     const QString out = QString::fromLocal8Bit(p.readAll());
     if (output)
@@ -138,19 +143,18 @@ Status LocalCluster::runTool(const QString &tool, const QStringList &args, int t
     if (!finished) {
         p.kill();
         p.waitForFinished(2000);
-        return makeError(ErrorKind::Cluster, QStringLiteral("%1 did not finish in %2 s:\n%3")
-                                                 .arg(tool)
-                                                 .arg(timeoutMs / 1000)
-                                                 .arg(out.trimmed()));
-    }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
         return makeError(
             ErrorKind::Cluster,
-            QStringLiteral("%1 failed (exit %2):\n%3").arg(tool).arg(p.exitCode()).arg(out.trimmed()));
+            QStringLiteral("%1 did not finish in %2 s:\n%3").arg(tool).arg(timeoutMs / 1000).arg(out.trimmed()));
+    }
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return makeError(ErrorKind::Cluster,
+                         QStringLiteral("%1 failed (exit %2):\n%3").arg(tool).arg(p.exitCode()).arg(out.trimmed()));
     return success();
 }
 
-Status LocalCluster::start(const Options &options) {
+Status LocalCluster::start(const Options &options)
+{
     if (mRunning)
         return success();
     mOptions = options;
@@ -162,10 +166,9 @@ Status LocalCluster::start(const Options &options) {
     if (options.baseDir.isEmpty()) {
         mTemp = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/bloomscope-pg-XXXXXX"));
         if (!mTemp->isValid())
-            return makeError(
-                ErrorKind::Cluster,
-                QStringLiteral("cannot create a temporary directory in %1").arg(QDir::tempPath()),
-                QStringLiteral("set TMPDIR to a writable directory"));
+            return makeError(ErrorKind::Cluster,
+                             QStringLiteral("cannot create a temporary directory in %1").arg(QDir::tempPath()),
+                             QStringLiteral("set TMPDIR to a writable directory"));
         mBaseDir = mTemp->path();
     } else {
         mBaseDir = QDir(options.baseDir).absolutePath();
@@ -177,16 +180,14 @@ Status LocalCluster::start(const Options &options) {
     if (mDropPrivileges) {
         const passwd *pw = ::getpwnam("postgres");
         if (!pw)
-            return makeError(
-                ErrorKind::Cluster,
-                QStringLiteral("running as root, and there is no 'postgres' system user to run the "
-                               "server as (PostgreSQL refuses to run as root)"),
-                QStringLiteral("install postgresql-15 (it creates the user) or run as a normal user"));
+            return makeError(ErrorKind::Cluster,
+                             QStringLiteral("running as root, and there is no 'postgres' system user to run the "
+                                            "server as (PostgreSQL refuses to run as root)"),
+                             QStringLiteral("install postgresql-15 (it creates the user) or run as a normal user"));
         mRunAsUid = pw->pw_uid;
         mRunAsGid = pw->pw_gid;
         if (::chown(QFile::encodeName(mBaseDir).constData(), mRunAsUid, mRunAsGid) != 0)
-            return makeError(ErrorKind::Cluster,
-                             QStringLiteral("cannot hand %1 to the postgres user").arg(mBaseDir));
+            return makeError(ErrorKind::Cluster, QStringLiteral("cannot hand %1 to the postgres user").arg(mBaseDir));
         // The server user must be able to reach its directory through every parent.
         QFile::setPermissions(mBaseDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }
@@ -214,20 +215,19 @@ Status LocalCluster::start(const Options &options) {
     return makeError(ErrorKind::Cluster, QStringLiteral("every loopback port tried was busy"));
 }
 
-Status LocalCluster::initdb() {
+Status LocalCluster::initdb()
+{
     QString out;
-    auto s =
-        runTool(QStringLiteral("initdb"),
-                {QStringLiteral("-D"), dataDir(), QStringLiteral("-U"), mOptions.superuser,
-                 QStringLiteral("-E"), QStringLiteral("UTF8"), QStringLiteral("--locale=") + mOptions.locale,
-                 QStringLiteral("--auth-local=trust"), QStringLiteral("--auth-host=scram-sha-256"),
-                 QStringLiteral("--no-sync"), QStringLiteral("--no-instructions")},
-                120000, &out);
+    auto s = runTool(QStringLiteral("initdb"),
+                     {QStringLiteral("-D"), dataDir(), QStringLiteral("-U"), mOptions.superuser, QStringLiteral("-E"),
+                      QStringLiteral("UTF8"), QStringLiteral("--locale=") + mOptions.locale,
+                      QStringLiteral("--auth-local=trust"), QStringLiteral("--auth-host=scram-sha-256"),
+                      QStringLiteral("--no-sync"), QStringLiteral("--no-instructions")},
+                     120000, &out);
     if (!s)
-        return makeError(ErrorKind::Cluster,
-                         QStringLiteral("initdb failed in %1: %2").arg(dataDir(), s.error().message),
-                         QStringLiteral("check that the directory is writable and the locale %1 exists")
-                             .arg(mOptions.locale));
+        return makeError(
+            ErrorKind::Cluster, QStringLiteral("initdb failed in %1: %2").arg(dataDir(), s.error().message),
+            QStringLiteral("check that the directory is writable and the locale %1 exists").arg(mOptions.locale));
     // Only the private socket is trusted; TCP on loopback always needs a password.
     QFile hba(dataDir() + QStringLiteral("/pg_hba.conf"));
     if (!hba.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -241,7 +241,8 @@ Status LocalCluster::initdb() {
     return success();
 }
 
-Status LocalCluster::startServer(int port) {
+Status LocalCluster::startServer(int port)
+{
     QStringList serverArgs{QStringLiteral("-c listen_addresses=127.0.0.1"),
                            QStringLiteral("-p %1").arg(port),
                            QStringLiteral("-c unix_socket_directories='%1'").arg(mBaseDir),
@@ -254,8 +255,8 @@ Status LocalCluster::startServer(int port) {
     QString out;
     auto s = runTool(QStringLiteral("pg_ctl"),
                      {QStringLiteral("-D"), dataDir(), QStringLiteral("-l"), logFile(), QStringLiteral("-w"),
-                      QStringLiteral("-t"), QString::number(mOptions.startTimeoutSeconds),
-                      QStringLiteral("-o"), serverArgs.join(QLatin1Char(' ')), QStringLiteral("start")},
+                      QStringLiteral("-t"), QString::number(mOptions.startTimeoutSeconds), QStringLiteral("-o"),
+                      serverArgs.join(QLatin1Char(' ')), QStringLiteral("start")},
                      (mOptions.startTimeoutSeconds + 10) * 1000, &out);
     if (!s) {
         const QString log = tail(logFile(), 15);
@@ -269,25 +270,28 @@ Status LocalCluster::startServer(int port) {
     return success();
 }
 
-Status LocalCluster::stop() {
+Status LocalCluster::stop()
+{
     if (!mRunning)
         return success();
     mRunning = false;
     const QString mode = mTemp ? QStringLiteral("immediate") : QStringLiteral("fast");
-    return runTool(QStringLiteral("pg_ctl"),
-                   {QStringLiteral("-D"), dataDir(), QStringLiteral("-m"), mode, QStringLiteral("-w"),
-                    QStringLiteral("stop")},
-                   60000, nullptr);
+    return runTool(
+        QStringLiteral("pg_ctl"),
+        {QStringLiteral("-D"), dataDir(), QStringLiteral("-m"), mode, QStringLiteral("-w"), QStringLiteral("stop")},
+        60000, nullptr);
 }
 
-Status LocalCluster::exec(const QString &database, const QString &sql) const {
+Status LocalCluster::exec(const QString &database, const QString &sql) const
+{
     PgConn conn(connectionString(database));
     if (!conn.ok())
         return makeError(ErrorKind::Connection, conn.errorMessage());
     return conn.exec(sql);
 }
 
-Status LocalCluster::createDatabase(const QString &name, const QString &encoding) const {
+Status LocalCluster::createDatabase(const QString &name, const QString &encoding) const
+{
     PgConn conn(connectionString());
     if (!conn.ok())
         return makeError(ErrorKind::Connection, conn.errorMessage());

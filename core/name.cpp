@@ -2,7 +2,8 @@
 
 namespace bloom {
 
-bool isValidUtf8(QByteArrayView utf8) {
+bool isValidUtf8(QByteArrayView utf8)
+{
     // RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF (what PostgreSQL accepts).
     const auto *p = reinterpret_cast<const unsigned char *>(utf8.data());
     const auto *end = p + utf8.size();
@@ -40,14 +41,16 @@ bool isValidUtf8(QByteArrayView utf8) {
     return true;
 }
 
-bool isAscii(QByteArrayView utf8) {
+bool isAscii(QByteArrayView utf8)
+{
     for (char c : utf8)
         if (static_cast<unsigned char>(c) >= 0x80)
             return false;
     return true;
 }
 
-Status validateName(QByteArrayView utf8) {
+Status validateName(QByteArrayView utf8)
+{
     if (utf8.isEmpty())
         return makeError(ErrorKind::BadInput, QStringLiteral("the name is empty"),
                          QStringLiteral("give a name of at least one character"));
@@ -60,7 +63,8 @@ Status validateName(QByteArrayView utf8) {
     return success();
 }
 
-qsizetype asciiLowerInto(QByteArrayView ascii, char *out) {
+qsizetype asciiLowerInto(QByteArrayView ascii, char *out)
+{
     const qsizetype n = ascii.size();
     const char *in = ascii.data();
     for (qsizetype i = 0; i < n; ++i) {
@@ -70,13 +74,15 @@ qsizetype asciiLowerInto(QByteArrayView ascii, char *out) {
     return n;
 }
 
-QByteArray asciiLower(QByteArrayView ascii) {
+QByteArray asciiLower(QByteArrayView ascii)
+{
     QByteArray out(ascii.size(), Qt::Uninitialized);
     asciiLowerInto(ascii, out.data());
     return out;
 }
 
-QByteArray offlineLower(QByteArrayView utf8, Lowering *how) {
+QByteArray offlineLower(QByteArrayView utf8, Lowering *how)
+{
     if (isAscii(utf8)) {
         if (how)
             *how = Lowering::Ascii;
@@ -87,7 +93,8 @@ QByteArray offlineLower(QByteArrayView utf8, Lowering *how) {
     return QString::fromUtf8(utf8).toLower().toUtf8();
 }
 
-QString loweringLabel(Lowering how) {
+QString loweringLabel(Lowering how)
+{
     switch (how) {
     case Lowering::Ascii:
         return QStringLiteral("ASCII, lowercased on the client (exact)");

@@ -6,7 +6,8 @@
 
 namespace bloom {
 
-QString quoteConninfoValue(const QString &value) {
+QString quoteConninfoValue(const QString &value)
+{
     if (!value.isEmpty() && !value.contains(QLatin1Char(' ')) && !value.contains(QLatin1Char('\'')) &&
         !value.contains(QLatin1Char('\\')))
         return value;
@@ -19,26 +20,31 @@ QString quoteConninfoValue(const QString &value) {
     return out + QLatin1Char('\'');
 }
 
-PgConn::PgConn(const QString &conninfo) {
+PgConn::PgConn(const QString &conninfo)
+{
     mConn = PQconnectdb(conninfo.toUtf8().constData());
     if (ok())
         PQsetClientEncoding(mConn, "UTF8");
 }
 
-PgConn::~PgConn() {
+PgConn::~PgConn()
+{
     if (mConn)
         PQfinish(mConn);
 }
 
-bool PgConn::ok() const {
+bool PgConn::ok() const
+{
     return mConn && PQstatus(mConn) == CONNECTION_OK;
 }
 
-QString PgConn::errorMessage() const {
+QString PgConn::errorMessage() const
+{
     return mConn ? QString::fromUtf8(PQerrorMessage(mConn)).trimmed() : QStringLiteral("out of memory");
 }
 
-Status PgConn::exec(const QString &sql) const {
+Status PgConn::exec(const QString &sql) const
+{
     std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(mConn, sql.toUtf8().constData()), &PQclear);
     const ExecStatusType st = PQresultStatus(r.get());
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
@@ -46,7 +52,8 @@ Status PgConn::exec(const QString &sql) const {
     return success();
 }
 
-Result<QList<QByteArray>> PgConn::column(const QString &sql, const QList<QByteArray> &params) const {
+Result<QList<QByteArray>> PgConn::column(const QString &sql, const QList<QByteArray> &params) const
+{
     auto all = rows(sql, params);
     if (!all)
         return all.error();
@@ -57,14 +64,14 @@ Result<QList<QByteArray>> PgConn::column(const QString &sql, const QList<QByteAr
     return out;
 }
 
-Result<QList<QList<QByteArray>>> PgConn::rows(const QString &sql, const QList<QByteArray> &params) const {
+Result<QList<QList<QByteArray>>> PgConn::rows(const QString &sql, const QList<QByteArray> &params) const
+{
     std::vector<const char *> values;
     for (const QByteArray &p : params)
         values.push_back(p.isNull() ? nullptr : p.constData());
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexecParams(mConn, sql.toUtf8().constData(),
-                                                                 int(values.size()), nullptr, values.data(),
-                                                                 nullptr, nullptr, 0),
-                                                    &PQclear);
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(
+        PQexecParams(mConn, sql.toUtf8().constData(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
+        &PQclear);
     if (PQresultStatus(r.get()) != PGRES_TUPLES_OK)
         return makeError(ErrorKind::Server, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed());
     QList<QList<QByteArray>> out;
@@ -81,7 +88,8 @@ Result<QList<QList<QByteArray>>> PgConn::rows(const QString &sql, const QList<QB
     return out;
 }
 
-QString PgConn::quoteIdentifier(const QString &ident) const {
+QString PgConn::quoteIdentifier(const QString &ident) const
+{
     const QByteArray utf8 = ident.toUtf8();
     char *q = PQescapeIdentifier(mConn, utf8.constData(), size_t(utf8.size()));
     const QString out = QString::fromUtf8(q);
@@ -89,7 +97,8 @@ QString PgConn::quoteIdentifier(const QString &ident) const {
     return out;
 }
 
-QString PgConn::quoteLiteral(const QString &value) const {
+QString PgConn::quoteLiteral(const QString &value) const
+{
     const QByteArray utf8 = value.toUtf8();
     char *q = PQescapeLiteral(mConn, utf8.constData(), size_t(utf8.size()));
     const QString out = QString::fromUtf8(q);

@@ -5,7 +5,8 @@
 
 namespace bloom {
 
-QList<int> Placement::setBits() const {
+QList<int> Placement::setBits() const
+{
     QList<int> out;
     out.reserve(k);
     for (int i = 0; i < k; ++i)
@@ -15,7 +16,8 @@ QList<int> Placement::setBits() const {
     return out;
 }
 
-Placement placeAscii(const Geometry &g, QByteArrayView asciiName) {
+Placement placeAscii(const Geometry &g, QByteArrayView asciiName)
+{
     char buffer[256];
     if (asciiName.size() <= qsizetype(sizeof buffer)) {
         const qsizetype n = asciiLowerInto(asciiName, buffer);

@@ -23,7 +23,8 @@ struct Placement {
 };
 
 /** The reference placement of a hash: first c bits the chunk, then k slices of b bits. */
-inline Placement place(const Geometry &g, const Hash128 &h) {
+inline Placement place(const Geometry &g, const Hash128 &h)
+{
     Placement p;
     p.chunk = h.bits(0, g.chunkLog2());
     p.k = g.k();
@@ -35,7 +36,8 @@ inline Placement place(const Geometry &g, const Hash128 &h) {
 }
 
 /** Placement of a name that is already lowercased (by the client for ASCII, or by the server). */
-inline Placement placeLowered(const Geometry &g, QByteArrayView lowered) {
+inline Placement placeLowered(const Geometry &g, QByteArrayView lowered)
+{
     return place(g, Hash128::md5(lowered));
 }
 

@@ -36,9 +36,13 @@ struct Error {
 template<class T> class [[nodiscard]] Result {
 public:
     Result(T value)
-        : mState(std::in_place_index<0>, std::move(value)) {}
+        : mState(std::in_place_index<0>, std::move(value))
+    {
+    }
     Result(Error error)
-        : mState(std::in_place_index<1>, std::move(error)) {}
+        : mState(std::in_place_index<1>, std::move(error))
+    {
+    }
 
     bool ok() const { return mState.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -56,11 +60,13 @@ private:
 /** Result of an operation that returns nothing on success. */
 struct Done {};
 using Status = Result<Done>;
-inline Status success() {
+inline Status success()
+{
     return Done{};
 }
 
-inline Error makeError(ErrorKind kind, QString message, QString fix = {}) {
+inline Error makeError(ErrorKind kind, QString message, QString fix = {})
+{
     return Error{kind, std::move(message), std::move(fix)};
 }
 

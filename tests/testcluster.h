@@ -8,7 +8,8 @@
 namespace bloom::test {
 
 /** Reads one of bloomcore's SQL resources (":/sql/NAME"). */
-inline QString sqlResource(const QString &name) {
+inline QString sqlResource(const QString &name)
+{
     QFile f(QStringLiteral(":/sql/") + name);
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing resource :/sql/%s", qPrintable(name));
@@ -16,7 +17,8 @@ inline QString sqlResource(const QString &name) {
 }
 
 /** Starts a private cluster for a test case; fails the test (never skips) when it cannot. */
-inline bool startCluster(LocalCluster &cluster) {
+inline bool startCluster(LocalCluster &cluster)
+{
     auto s = cluster.start();
     if (!s) {
         qWarning("%s", qPrintable(s.error().toString()));

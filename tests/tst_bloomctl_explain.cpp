@@ -11,7 +11,8 @@ private:
         int code = -1;
         QByteArray out, err;
     };
-    static Run bloomctl(const QStringList &args) {
+    static Run bloomctl(const QStringList &args)
+    {
         QProcess p;
         p.start(QStringLiteral(BLOOMCTL_PATH), args);
         Run r;
@@ -24,15 +25,17 @@ private:
     }
 
 private slots:
-    void text() {
+    void text()
+    {
         const Run r = bloomctl({QStringLiteral("explain"), QStringLiteral("ada")});
         QCOMPARE(r.code, 0);
-        for (const char *want : {"8c8d357b5e872bbacd45197626bd5759", "10001100100011010", "71962",
-                                 "bits 18-30", "0110101011110", "{619,1835,3259,3422,5396,5977,6900}"})
+        for (const char *want : {"8c8d357b5e872bbacd45197626bd5759", "10001100100011010", "71962", "bits 18-30",
+                                 "0110101011110", "{619,1835,3259,3422,5396,5977,6900}"})
             QVERIFY2(r.out.contains(want), want);
     }
 
-    void json() {
+    void json()
+    {
         const Run r = bloomctl({QStringLiteral("--json"), QStringLiteral("explain"), QStringLiteral("Ada")});
         QCOMPARE(r.code, 0);
         QJsonParseError e;
@@ -46,17 +49,18 @@ private slots:
         QCOMPARE(o.value(QLatin1String("bits")).toVariant().toList().size(), 7);
     }
 
-    void nonAsciiSaysApproximate() {
+    void nonAsciiSaysApproximate()
+    {
         const Run r = bloomctl({QStringLiteral("explain"), QStringLiteral("Straße")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("APPROXIMATE"));
     }
 
-    void exitCodes() {
+    void exitCodes()
+    {
         QCOMPARE(bloomctl({QStringLiteral("explain"), QString()}).code, 5);
         QCOMPARE(bloomctl({QStringLiteral("frobnicate")}).code, 2);
-        QCOMPARE(bloomctl({QStringLiteral("--nope"), QStringLiteral("explain"), QStringLiteral("a")}).code,
-                 2);
+        QCOMPARE(bloomctl({QStringLiteral("--nope"), QStringLiteral("explain"), QStringLiteral("a")}).code, 2);
         QCOMPARE(bloomctl({QStringLiteral("--chunks"), QStringLiteral("1000"), QStringLiteral("explain"),
                            QStringLiteral("a")})
                      .code,
@@ -66,7 +70,8 @@ private slots:
         QVERIFY(help.out.contains("Exit codes"));
     }
 
-    void otherGeometry() {
+    void otherGeometry()
+    {
         const Run r = bloomctl({QStringLiteral("--json"), QStringLiteral("--chunks"), QStringLiteral("8"),
                                 QStringLiteral("--chunk-bits"), QStringLiteral("64"), QStringLiteral("--k"),
                                 QStringLiteral("3"), QStringLiteral("explain"), QStringLiteral("ada")});

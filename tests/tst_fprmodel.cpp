@@ -11,13 +11,15 @@ using namespace bloom;
 class TestFprModel : public QObject {
     Q_OBJECT
 private slots:
-    void standardAt100M() {
+    void standardAt100M()
+    {
         // "compared to 0.578% for a regular Bloom filter of the same size"
         const double p = fpr::standard(100e6, std::ldexp(1.0, 30), 7);
         QCOMPARE(QString::number(p * 100, 'f', 3), QStringLiteral("0.578"));
     }
 
-    void blockedAt100M() {
+    void blockedAt100M()
+    {
         // "a 0.585% false-positive rate", "about 1 in 170 free ones"
         const double p = fpr::blocked(100e6, Geometry());
         QCOMPARE(QString::number(p * 100, 'f', 3), QStringLiteral("0.585"));
@@ -25,20 +27,23 @@ private slots:
         QVERIFY(p > fpr::standard(100e6, std::ldexp(1.0, 30), 7));
     }
 
-    void blockedGrowth_data() {
+    void blockedGrowth_data()
+    {
         QTest::addColumn<double>("names");
         QTest::addColumn<int>("oneIn");
         QTest::newRow("150M: 1 in 27") << 150e6 << 27;
         QTest::newRow("200M: 1 in 9") << 200e6 << 9;
     }
-    void blockedGrowth() {
+    void blockedGrowth()
+    {
         QFETCH(double, names);
         QFETCH(int, oneIn);
         const double p = fpr::blocked(names, Geometry());
         QCOMPARE(int(1.0 / p), oneIn);
     }
 
-    void sizingFigures() {
+    void sizingFigures()
+    {
         // "For a 1% false-positive rate ... about 9.6 bits per item, with a k of about 7."
         QCOMPARE(QString::number(fpr::bitsPerItem(0.01), 'f', 1), QStringLiteral("9.6"));
         QCOMPARE(qRound(fpr::optimalKForRate(0.01)), 7);
@@ -50,7 +55,8 @@ private slots:
         QVERIFY(std::abs(fpr::bitsPerItem(0.01) * 100e6 - 960e6) < 5e6);
     }
 
-    void sizingRecommendsReference() {
+    void sizingRecommendsReference()
+    {
         // 100M names at 1%: the smallest power-of-two filter of 8,192-bit chunks is 2^30 bits, k 7.
         auto s = fpr::sizing(100e6, 0.01);
         QVERIFY(s.has_value());
@@ -66,7 +72,8 @@ private slots:
         QVERIFY(!fpr::sizing(1e6, 1.5).has_value());
     }
 
-    void fillEstimate() {
+    void fillEstimate()
+    {
         // Uniform fill: mean of (s/B)^k equals (s/B)^k.
         std::vector<quint32> fill(1024, 4096);
         QCOMPARE(fpr::fromFill(fill, 8192, 7), std::pow(0.5, 7));
@@ -76,7 +83,8 @@ private slots:
         QCOMPARE(fpr::fromFill({}, 8192, 7), 0.0);
     }
 
-    void nameEstimateInvertsFill() {
+    void nameEstimateInvertsFill()
+    {
         // A chunk with j names is expected to hold B(1 - (1-1/B)^(kj)) set bits; invert it.
         for (double j : {0.0, 1.0, 100.0, 763.0, 2000.0})
             QVERIFY(std::abs(fpr::namesForSetBits(fpr::expectedSetBits(j, 8192, 7), 8192, 7) - j) < 1e-6);
@@ -88,14 +96,16 @@ private slots:
         QVERIFY(std::isfinite(fpr::estimateNames(full, 8192, 7)));
     }
 
-    void capacityAtOnePercent() {
+    void capacityAtOnePercent()
+    {
         // The reference geometry reaches 1% a little above 100M names.
         const double n = fpr::capacity(Geometry(), 0.01);
         QVERIFY2(n > 110e6 && n < 125e6, qPrintable(QString::number(n)));
         QVERIFY(std::abs(fpr::blocked(n, Geometry()) - 0.01) < 1e-5);
     }
 
-    void poissonSumsToOne() {
+    void poissonSumsToOne()
+    {
         double sum = 0;
         for (int j = 0; j < 2000; ++j)
             sum += fpr::poisson(j, 763.0);

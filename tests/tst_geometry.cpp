@@ -8,7 +8,8 @@ using namespace bloom;
 class TestGeometry : public QObject {
     Q_OBJECT
 private slots:
-    void referenceDefault() {
+    void referenceDefault()
+    {
         const Geometry g;
         QCOMPARE(g.chunkLog2(), 17);
         QCOMPARE(g.bitsLog2(), 13);
@@ -22,13 +23,15 @@ private slots:
         QCOMPARE(formatBytes(g.totalBytes()), QStringLiteral("128 MiB"));
     }
 
-    void tableSizeNearReference() {
+    void tableSizeNearReference()
+    {
         // The reference: "about 150 MiB on disk once Postgres adds its row headers and the primary key".
         const double mib = double(Geometry().tableSizeEstimate()) / (1024.0 * 1024.0);
         QVERIFY2(mib > 140 && mib < 160, qPrintable(QString::number(mib)));
     }
 
-    void fromCounts() {
+    void fromCounts()
+    {
         auto g = Geometry::fromCounts(262144, 8192, 7);
         QVERIFY(g.ok());
         QCOMPARE(g->chunkLog2(), 18);
@@ -39,7 +42,8 @@ private slots:
         QCOMPARE(one->chunks(), 1u);
     }
 
-    void invalid_data() {
+    void invalid_data()
+    {
         QTest::addColumn<int>("c");
         QTest::addColumn<int>("b");
         QTest::addColumn<int>("k");
@@ -53,7 +57,8 @@ private slots:
         QTest::newRow("too many hash bits") << 17 << 13 << 9 << QStringLiteral("134 hash bits");
         QTest::newRow("just over 128") << 25 << 16 << 7 << QStringLiteral("137 hash bits");
     }
-    void invalid() {
+    void invalid()
+    {
         QFETCH(int, c);
         QFETCH(int, b);
         QFETCH(int, k);
@@ -65,13 +70,15 @@ private slots:
         QVERIFY(!g.error().fix.isEmpty());
     }
 
-    void exactly128Fits() {
+    void exactly128Fits()
+    {
         auto g = Geometry::create(16, 16, 7); // 16 + 112 = 128
         QVERIFY(g.ok());
         QCOMPARE(g->hashBitsUsed(), 128);
     }
 
-    void notPowerOfTwo() {
+    void notPowerOfTwo()
+    {
         auto chunks = Geometry::fromCounts(100000, 8192, 7);
         QVERIFY(!chunks.ok());
         QVERIFY(chunks.error().message.contains(QLatin1String("100000 chunks is not a power of two")));

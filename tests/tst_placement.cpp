@@ -12,7 +12,8 @@ using namespace bloom;
 class TestPlacement : public QObject {
     Q_OBJECT
 private slots:
-    void adaGolden() {
+    void adaGolden()
+    {
         const Geometry g;
         const Hash128 h = Hash128::md5("ada");
         QCOMPARE(h.hex(), QStringLiteral("8c8d357b5e872bbacd45197626bd5759"));
@@ -25,20 +26,23 @@ private slots:
         QCOMPARE(p.setBits(), (QList<int>{619, 1835, 3259, 3422, 5396, 5977, 6900}));
     }
 
-    void caseInsensitive_data() {
+    void caseInsensitive_data()
+    {
         QTest::addColumn<QString>("name");
         QTest::newRow("Ada") << QStringLiteral("Ada");
         QTest::newRow("ADA") << QStringLiteral("ADA");
         QTest::newRow("aDa") << QStringLiteral("aDa");
     }
-    void caseInsensitive() {
+    void caseInsensitive()
+    {
         QFETCH(QString, name);
         const Geometry g;
         QCOMPARE(placeAscii(g, name.toLatin1()), placeAscii(g, "ada"));
         QCOMPARE(placeAscii(g, name.toLatin1()).chunk, 71962u);
     }
 
-    void sliceTable_data() {
+    void sliceTable_data()
+    {
         // The reference's table "Here's where ada's chunk and bits come from".
         QTest::addColumn<int>("row");
         QTest::addColumn<int>("first");
@@ -54,7 +58,8 @@ private slots:
         QTest::newRow("bits 83-95") << 6 << 83 << 95 << QStringLiteral("0110010111011") << 3259;
         QTest::newRow("bits 96-108") << 7 << 96 << 108 << QStringLiteral("0001001101011") << 619;
     }
-    void sliceTable() {
+    void sliceTable()
+    {
         QFETCH(int, row);
         QFETCH(int, first);
         QFETCH(int, last);
@@ -70,7 +75,8 @@ private slots:
         QCOMPARE(int(s.value), value);
     }
 
-    void explanationValues() {
+    void explanationValues()
+    {
         const Explanation e = Explanation::offline(Geometry(), QStringLiteral("Ada"));
         QCOMPARE(e.name, QStringLiteral("Ada"));
         QCOMPARE(e.normalized, QStringLiteral("ada"));
@@ -79,15 +85,15 @@ private slots:
         QCOMPARE(e.hash.bitString().left(17), QStringLiteral("10001100100011010"));
         const QJsonObject j = e.toJson();
         QCOMPARE(j.value(QLatin1String("chunk")).toInt(), 71962);
-        QCOMPARE(j.value(QLatin1String("md5")).toString(),
-                 QStringLiteral("8c8d357b5e872bbacd45197626bd5759"));
+        QCOMPARE(j.value(QLatin1String("md5")).toString(), QStringLiteral("8c8d357b5e872bbacd45197626bd5759"));
         QCOMPARE(j.value(QLatin1String("bits")).toArray().size(), 7);
         const QString text = e.toText();
         QVERIFY(text.contains(QLatin1String("bits 96-108")));
         QVERIFY(text.contains(QLatin1String("chunk 71962, bits {619,1835,3259,3422,5396,5977,6900}")));
     }
 
-    void nonAsciiIsMarkedApproximate() {
+    void nonAsciiIsMarkedApproximate()
+    {
         const Explanation e = Explanation::offline(Geometry(), QStringLiteral("Straße"));
         QVERIFY(!e.exact());
         QCOMPARE(e.lowering, Lowering::Approximate);
@@ -95,7 +101,8 @@ private slots:
         QCOMPARE(e.toJson().value(QLatin1String("exact")).toBool(), false);
     }
 
-    void otherGeometry() {
+    void otherGeometry()
+    {
         // 8 chunks of 64 bits, k = 3: chunk = first 3 bits, then three 6-bit slices.
         auto g = Geometry::create(3, 6, 3);
         QVERIFY(g.ok());
@@ -111,19 +118,22 @@ private slots:
         QCOMPARE(e.slices[3].lastBit, 21);
     }
 
-    void oneChunk() {
+    void oneChunk()
+    {
         auto g = Geometry::create(0, 13, 7);
         QVERIFY(g.ok());
         QCOMPARE(placeAscii(*g, "ada").chunk, 0u);
         QCOMPARE(int(placeAscii(*g, "ada").positions[0]), 0b1000110010001); // first 13 bits
     }
 
-    void longName() {
+    void longName()
+    {
         const QByteArray longName(1000, 'X');
         QCOMPARE(placeAscii(Geometry(), longName), placeLowered(Geometry(), QByteArray(1000, 'x')));
     }
 
-    void classicGolden_data() {
+    void classicGolden_data()
+    {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QList<quint64>>("positions");
         QTest::newRow("ada") << QStringLiteral("ada") << QList<quint64>{14, 13, 5};
@@ -131,13 +141,15 @@ private slots:
         QTest::newRow("alan") << QStringLiteral("alan") << QList<quint64>{8, 10, 2};
         QTest::newRow("bjarne") << QStringLiteral("bjarne") << QList<quint64>{3, 5, 8};
     }
-    void classicGolden() {
+    void classicGolden()
+    {
         QFETCH(QString, name);
         QFETCH(QList<quint64>, positions);
         QCOMPARE(classic::positions(name.toUtf8(), 16, 3), positions);
     }
 
-    void classicExample() {
+    void classicExample()
+    {
         // add ada and grace; alan is definitely not in (bit 10), bjarne is a false positive.
         std::array<bool, 16> bits{};
         for (const char *n : {"ada", "grace"})
@@ -158,7 +170,8 @@ private slots:
         QCOMPARE(Hash128::md5("2:ada").hex(), QStringLiteral("cf0c119c0624d173d6d86cdbfda09965"));
     }
 
-    void validation_data() {
+    void validation_data()
+    {
         QTest::addColumn<QByteArray>("input");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("empty") << QByteArray() << QStringLiteral("empty");
@@ -168,7 +181,8 @@ private slots:
         QTest::newRow("overlong") << QByteArray("\xc0\xaf") << QStringLiteral("UTF-8");
         QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << QStringLiteral("UTF-8");
     }
-    void validation() {
+    void validation()
+    {
         QFETCH(QByteArray, input);
         QFETCH(QString, mentions);
         auto s = validateName(input);
@@ -177,7 +191,8 @@ private slots:
         QVERIFY2(s.error().message.contains(mentions), qPrintable(s.error().message));
     }
 
-    void validNames() {
+    void validNames()
+    {
         QVERIFY(validateName("ada").ok());
         QVERIFY(validateName(QStringLiteral("Straße").toUtf8()).ok());
         QVERIFY(validateName(QStringLiteral("\U0001F600").toUtf8()).ok());

@@ -16,7 +16,8 @@ using namespace bloom;
 class TestServerCompat : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         QVERIFY(test::startCluster(mCluster));
         QVERIFY(mCluster.createDatabase(QStringLiteral("filter")).ok());
         auto s = mCluster.exec(QStringLiteral("filter"), test::sqlResource(QStringLiteral("reference.sql")));
@@ -25,7 +26,8 @@ private slots:
         QVERIFY2(mConn->ok(), qPrintable(mConn->errorMessage()));
     }
 
-    void clusterIsPrivate() {
+    void clusterIsPrivate()
+    {
         auto r = mConn->column(QStringLiteral("show listen_addresses"));
         QVERIFY(r.ok());
         QCOMPARE(r->value(0), QByteArray("127.0.0.1"));
@@ -33,23 +35,24 @@ private slots:
         QCOMPARE(enc->value(0), QByteArray("UTF8"));
     }
 
-    void referenceFilterInstalled() {
+    void referenceFilterInstalled()
+    {
         auto rows = mConn->column(QStringLiteral("select count(*) from username_filter"));
         QVERIFY(rows.ok());
         QCOMPARE(rows->value(0), QByteArray("131072"));
-        auto ada = mConn->rows(QStringLiteral(
-            "select chunk, array(select i from generate_series(0, 8191) i where get_bit(mask, i) = 1) "
-            "from username_bits('ada')"));
+        auto ada = mConn->rows(
+            QStringLiteral("select chunk, array(select i from generate_series(0, 8191) i where get_bit(mask, i) = 1) "
+                           "from username_bits('ada')"));
         QVERIFY(ada.ok());
         QCOMPARE(ada->value(0).value(0), QByteArray("71962"));
         QCOMPARE(ada->value(0).value(1), QByteArray("{619,1835,3259,3422,5396,5977,6900}"));
     }
 
-    void tenThousandAsciiNames() {
+    void tenThousandAsciiNames()
+    {
         // Mixed case, digits and punctuation, lengths 1..64, deterministic.
         QRandomGenerator rng(20260419);
-        static const char alphabet[] =
-            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-+@!~ ";
+        static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-+@!~ ";
         QList<QByteArray> names;
         for (int i = 0; i < 10000; ++i) {
             const int len = 1 + int(rng.bounded(64));
@@ -63,7 +66,8 @@ private slots:
         compareWithServer(names, /*serverLower=*/false);
     }
 
-    void nonAsciiNamesUseServerLower() {
+    void nonAsciiNamesUseServerLower()
+    {
         const QList<QByteArray> names{
             QStringLiteral("ÅSA").toUtf8(),      QStringLiteral("Straße").toUtf8(),
             QStringLiteral("İstanbul").toUtf8(), QStringLiteral("ΣΊΣΥΦΟΣ").toUtf8(),
@@ -75,11 +79,11 @@ private slots:
         compareWithServer(names, /*serverLower=*/true);
     }
 
-    void offlineGuessCanDiffer() {
+    void offlineGuessCanDiffer()
+    {
         // Why the API marks offline non-ASCII placement approximate: Qt and this database's lower()
         // need not agree (İ lowercases to "i̇" in Qt's full mapping, to "i" in glibc's towlower).
-        auto server =
-            mConn->column(QStringLiteral("select lower($1)"), {QStringLiteral("İstanbul").toUtf8()});
+        auto server = mConn->column(QStringLiteral("select lower($1)"), {QStringLiteral("İstanbul").toUtf8()});
         QVERIFY(server.ok());
         Lowering how;
         const QByteArray offline = offlineLower(QStringLiteral("İstanbul").toUtf8(), &how);
@@ -87,13 +91,15 @@ private slots:
         qInfo("server lower(İstanbul) = %s, Qt's = %s", server->value(0).constData(), offline.constData());
     }
 
-    void cleanupTestCase() {
+    void cleanupTestCase()
+    {
         mConn.reset();
         QVERIFY(mCluster.stop().ok());
     }
 
 private:
-    void compareWithServer(const QList<QByteArray> &names, bool serverLower) {
+    void compareWithServer(const QList<QByteArray> &names, bool serverLower)
+    {
         const Geometry g;
         QByteArray joined;
         for (const QByteArray &n : names) {
@@ -101,12 +107,12 @@ private:
             joined += n + '\n';
         }
         joined.chop(1);
-        auto rows = mConn->rows(
-            QStringLiteral("select n.ord, lower(n.name), (b).chunk, (b).mask::text "
-                           "from (select name, ord, username_bits(name) b "
-                           "      from string_to_table($1, E'\\n') with ordinality as t(name, ord)) n "
-                           "order by n.ord"),
-            {joined});
+        auto rows =
+            mConn->rows(QStringLiteral("select n.ord, lower(n.name), (b).chunk, (b).mask::text "
+                                       "from (select name, ord, username_bits(name) b "
+                                       "      from string_to_table($1, E'\\n') with ordinality as t(name, ord)) n "
+                                       "order by n.ord"),
+                        {joined});
         QVERIFY2(rows.ok(), qPrintable(rows.ok() ? QString() : rows.error().message));
         QCOMPARE(rows->size(), names.size());
         int disagreements = 0;
@@ -129,8 +135,8 @@ private:
                     serverBits.append(b);
             if (row[2].toUInt() != mine.chunk || serverBits != mine.setBits()) {
                 ++disagreements;
-                qWarning("disagreement on '%s': server chunk %s, core chunk %u", name.constData(),
-                         row[2].constData(), mine.chunk);
+                qWarning("disagreement on '%s': server chunk %s, core chunk %u", name.constData(), row[2].constData(),
+                         mine.chunk);
             }
         }
         QCOMPARE(disagreements, 0);

@@ -12,7 +12,8 @@
 namespace bloom {
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent) {
+    : QMainWindow(parent)
+{
     setWindowTitle(tr("Bloomscope"));
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
@@ -29,11 +30,13 @@ MainWindow::MainWindow(QWidget *parent)
     resize(900, 520);
 }
 
-void MainWindow::setName(const QString &name) {
+void MainWindow::setName(const QString &name)
+{
     mName->setText(name);
 }
 
-void MainWindow::updateExplanation() {
+void MainWindow::updateExplanation()
+{
     const QString name = mName->text();
     if (auto s = validateName(name.toUtf8()); !s) {
         mText->setPlainText(s.error().toString());

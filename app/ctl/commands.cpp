@@ -1,50 +1,58 @@
 #include "commands.h"
+#include "context.h"
 
-#include "explanation.h"
-#include "geometry.h"
+#include "connectionspec.h"
 #include "name.h"
+#include "namereader.h"
 
-#include <QJsonDocument>
-#include <QMap>
-#include <QSet>
-#include <QTextStream>
+#include <QFile>
 
+#include <csignal>
 #include <cstdio>
 
 namespace bloom::cli {
 
 namespace {
 
-QTextStream &out() {
-    static QTextStream s(stdout);
-    return s;
-}
-
-QTextStream &err() {
-    static QTextStream s(stderr);
-    return s;
-}
-
-const char *const HelpText =
-    R"(Usage: bloomctl [--db CONNINFO] [--table T] [--function F] [--json] COMMAND ...
+const char *const HelpText = R"(Usage: bloomctl [--db CONNINFO] [--table T] [--function F] [--json] COMMAND ...
 
 Reads and manages a blocked Bloom filter stored in PostgreSQL (the "username_filter" of
-"Bloom Filters in Postgres").
+"Bloom Filters in Postgres"). CONNINFO is a libpq connection string or URI
+('host=db1 dbname=app user=dba', 'postgresql://dba@db1/app', 'service=filter'); without
+--db, libpq's PG* environment variables, ~/.pgpass and ~/.pg_service.conf apply.
+Passwords belong in ~/.pgpass or a service file: bloomctl never prints one.
 
 Commands:
-  explain NAME        how NAME is hashed and placed: md5, chunk, the k bit positions
+  explain NAME          how NAME is hashed and placed: md5, chunk, the k bit positions;
+                        with --db also which bits are set and the verdict
+  init                  create the table and its function (--chunks, --chunk-bits, --k);
+                        the default geometry is the reference filter; never overwrites
+  info                  geometry, fill, estimated FPR and names, table size and health
+  add NAME... | -       add names (one UPDATE each; '-' reads names from stdin)
+  check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name
+  load FILE | -         bulk add, one name per line (UTF-8); bad lines reported and skipped
+  fill [--csv]          set bits of every chunk (chunk,set_bits), one server-side scan
+  fpr [--sample N]      the reference FPR estimate; with --sample, the rate measured on
+                        N random names that were never added, beside estimate and model
+  skew                  histogram of chunk fill beside the model's spread, and outliers
+  chunk N               the bits of one chunk
 
 Options:
-  --json              machine-readable output
-  --chunks N          geometry for offline commands: number of chunks (power of two, default 131072)
-  --chunk-bits B      bits per chunk (power of two, default 8192)
-  --k K               bits per name (default 7)
-  -h, --help          this text
+  --db CONNINFO         the filter's database
+  --table T             filter table (default username_filter; schema.table allowed)
+  --function F          placement function (default username_bits)
+  --json                machine-readable output
+  --chunks N            geometry for init and offline explain (default 131072)
+  --chunk-bits B        bits per chunk (default 8192)
+  --k K                 bits per name (default 7)
+  --csv                 CSV output (fill)
+  --sample N            probes for fpr
+  -h, --help            this text
 
 Exit codes:
   0    success
   1    a statement failed on the server, or another unexpected error
-  2    usage error (unknown command or option, bad geometry)
+  2    usage error (unknown command or option, bad geometry, init onto an existing table)
   3    connection error: server unreachable, authentication failed, database missing,
        QPSQL driver missing, or the database is not UTF-8
   4    the filter's table or function is missing, or is not a filter Bloomscope can read
@@ -52,19 +60,52 @@ Exit codes:
   130  interrupted with Ctrl-C (server-side work is cancelled)
 )";
 
-/** The parsed command line: options (with values), flags and positional words. */
-struct Args {
-    QMap<QString, QString> options;
-    QSet<QString> flags;
-    QStringList positional;
-    QString error;
-};
+void onInterrupt(int)
+{
+    Context::interrupted().store(true);
+    Database::cancelFromSignal();
+    std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the process at once
+}
 
-Args parse(const QStringList &argv) {
-    static const QSet<QString> valued{QStringLiteral("db"),         QStringLiteral("table"),
-                                      QStringLiteral("function"),   QStringLiteral("chunks"),
-                                      QStringLiteral("chunk-bits"), QStringLiteral("k")};
-    static const QSet<QString> flags{QStringLiteral("json"), QStringLiteral("help")};
+} // namespace
+
+std::atomic<bool> &Context::interrupted()
+{
+    static std::atomic<bool> flag{false};
+    return flag;
+}
+
+int exitCodeFor(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::Usage:
+        return ExitUsage;
+    case ErrorKind::Connection:
+    case ErrorKind::Authentication:
+    case ErrorKind::MissingDatabase:
+    case ErrorKind::Encoding:
+        return ExitConnection;
+    case ErrorKind::MissingFilter:
+    case ErrorKind::ForeignFilter:
+        return ExitFilter;
+    case ErrorKind::BadInput:
+        return ExitBadInput;
+    case ErrorKind::Cancelled:
+        return ExitCancelled;
+    case ErrorKind::Server:
+    case ErrorKind::Cluster:
+    case ErrorKind::Io:
+        return ExitFailure;
+    }
+    return ExitFailure;
+}
+
+Args parseArgs(const QStringList &argv)
+{
+    static const QSet<QString> valued{
+        QStringLiteral("db"),         QStringLiteral("table"), QStringLiteral("function"), QStringLiteral("chunks"),
+        QStringLiteral("chunk-bits"), QStringLiteral("k"),     QStringLiteral("sample")};
+    static const QSet<QString> flags{QStringLiteral("json"), QStringLiteral("help"), QStringLiteral("csv")};
     Args a;
     for (qsizetype i = 0; i < argv.size(); ++i) {
         const QString &w = argv[i];
@@ -76,7 +117,7 @@ Args parse(const QStringList &argv) {
             a.flags.insert(QStringLiteral("help"));
             continue;
         }
-        if (!w.startsWith(QLatin1String("--")) || w == QLatin1String("-")) {
+        if (!w.startsWith(QLatin1String("--"))) {
             a.positional << w;
             continue;
         }
@@ -107,63 +148,117 @@ Args parse(const QStringList &argv) {
     return a;
 }
 
-int usageError(const QString &message) {
-    err() << "bloomctl: " << message << "\n"
-          << "Try 'bloomctl --help'.\n";
-    err().flush();
+Context::Context(Args args)
+    : mArgs(std::move(args))
+    , mOut(stdout)
+    , mErr(stderr)
+{
+}
+
+int Context::fail(const Error &e)
+{
+    mOut.flush();
+    mErr << "bloomctl: " << e.toString() << "\n";
+    mErr.flush();
+    return exitCodeFor(e.kind);
+}
+
+int Context::usage(const QString &message)
+{
+    mErr << "bloomctl: " << message << "\nTry 'bloomctl --help'.\n";
+    mErr.flush();
     return ExitUsage;
 }
 
-Result<Geometry> geometryFrom(const Args &a) {
-    bool ok1 = true, ok2 = true, ok3 = true;
-    const qint64 chunks =
-        a.options.value(QStringLiteral("chunks"), QStringLiteral("131072")).toLongLong(&ok1);
-    const qint64 bits =
-        a.options.value(QStringLiteral("chunk-bits"), QStringLiteral("8192")).toLongLong(&ok2);
-    const int k = a.options.value(QStringLiteral("k"), QStringLiteral("7")).toInt(&ok3);
-    if (!ok1 || !ok2 || !ok3)
-        return makeError(ErrorKind::Usage,
-                         QStringLiteral("--chunks, --chunk-bits and --k take whole numbers"));
-    return Geometry::fromCounts(chunks, bits, k);
+Result<Database *> Context::database()
+{
+    if (mDb)
+        return mDb.get();
+    auto spec = ConnectionSpec::parse(mArgs.option("db"));
+    if (!spec)
+        return spec.error();
+    auto db = Database::open(*spec);
+    if (!db)
+        return db.error();
+    mDb = std::move(db).value();
+    mDb->setSignalTarget();
+    return mDb.get();
 }
 
-int explain(const Args &a) {
-    if (a.positional.size() != 2)
-        return usageError(QStringLiteral("explain takes one NAME"));
-    auto g = geometryFrom(a);
-    if (!g)
-        return usageError(g.error().toString());
-    const QByteArray utf8 = a.positional[1].toUtf8();
-    if (auto s = validateName(utf8); !s) {
-        err() << "bloomctl: " << s.error().toString() << "\n";
-        return ExitBadInput;
+Result<FilterStore *> Context::store()
+{
+    if (mStore)
+        return mStore.get();
+    auto db = database();
+    if (!db)
+        return db.error();
+    FilterRef ref;
+    ref.table = mArgs.option("table", ref.table);
+    ref.function = mArgs.option("function", ref.function);
+    auto store = std::make_unique<FilterStore>(**db, ref);
+    if (auto s = store->attach(); !s)
+        return s.error();
+    mStore = std::move(store);
+    return mStore.get();
+}
+
+QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
+{
+    QList<QByteArray> out;
+    *hadBad = false;
+    const QStringList words = mArgs.positional.mid(firstIndex);
+    if (words == QStringList{QStringLiteral("-")}) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            return out;
+        NameReader reader(&in);
+        while (reader.next(1 << 20, out)) {
+        }
+        for (const BadLine &b : reader.badLines())
+            mErr << "bloomctl: stdin line " << b.line << ": " << b.reason << " (skipped)\n";
+        *hadBad = !reader.badLines().isEmpty();
+        return out;
     }
-    const Explanation e = Explanation::offline(*g, a.positional[1]);
-    if (a.flags.contains(QStringLiteral("json")))
-        out() << QJsonDocument(e.toJson()).toJson(QJsonDocument::Indented);
-    else
-        out() << e.toText();
-    return ExitOk;
+    for (int i = 0; i < words.size(); ++i) {
+        const QByteArray utf8 = words[i].toUtf8();
+        if (auto s = validateName(utf8); !s) {
+            mErr << "bloomctl: argument " << (i + 1) << ": " << s.error().message << " (skipped)\n";
+            *hadBad = true;
+            continue;
+        }
+        out.append(utf8);
+    }
+    return out;
 }
 
-} // namespace
-
-int run(const QStringList &argv) {
-    const Args a = parse(argv);
+int run(const QStringList &argv)
+{
+    Args a = parseArgs(argv);
+    Context c(a);
     if (!a.error.isEmpty())
-        return usageError(a.error);
-    if (a.flags.contains(QStringLiteral("help")) || a.positional.isEmpty()) {
-        (a.positional.isEmpty() && !a.flags.contains(QStringLiteral("help")) ? err() : out()) << HelpText;
-        return a.positional.isEmpty() && !a.flags.contains(QStringLiteral("help")) ? ExitUsage : ExitOk;
+        return c.usage(a.error);
+    if (a.flag("help")) {
+        c.out() << HelpText;
+        return ExitOk;
     }
-    const QString &command = a.positional.first();
-    int code = ExitOk;
-    if (command == QLatin1String("explain"))
-        code = explain(a);
-    else
-        code = usageError(QStringLiteral("unknown command '%1'").arg(command));
-    out().flush();
-    err().flush();
+    if (a.positional.isEmpty()) {
+        c.err() << HelpText;
+        return ExitUsage;
+    }
+    std::signal(SIGINT, onInterrupt);
+    const QString command = a.positional.first();
+    static const QMap<QString, int (*)(Context &)> commands{
+        {QStringLiteral("explain"), cmdExplain}, {QStringLiteral("add"), cmdAdd},   {QStringLiteral("check"), cmdCheck},
+        {QStringLiteral("load"), cmdLoad},       {QStringLiteral("init"), cmdInit}, {QStringLiteral("info"), cmdInfo},
+        {QStringLiteral("fill"), cmdFill},       {QStringLiteral("fpr"), cmdFpr},   {QStringLiteral("skew"), cmdSkew},
+        {QStringLiteral("chunk"), cmdChunk},
+    };
+    const auto it = commands.find(command);
+    if (it == commands.end())
+        return c.usage(QStringLiteral("unknown command '%1'").arg(command));
+    const int code = (*it)(c);
+    c.out().flush();
+    c.err().flush();
     return code;
 }
 

@@ -4,7 +4,8 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Bloomscope"));
     QApplication::setOrganizationName(QStringLiteral("Bloomscope"));
@@ -17,8 +18,8 @@ int main(int argc, char **argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window to a PNG file and exit."),
                                         QStringLiteral("file"));
-    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Name to explain."),
-                                  QStringLiteral("name"), QStringLiteral("ada"));
+    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Name to explain."), QStringLiteral("name"),
+                                  QStringLiteral("ada"));
     parser.addOptions({screenshot, name});
     parser.process(app);
 

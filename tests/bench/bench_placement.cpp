@@ -12,7 +12,8 @@
 
 using namespace bloom;
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     QCoreApplication app(argc, argv);
     const qsizetype count = argc > 1 ? QByteArray(argv[1]).toLongLong() : 10'000'000;
 
@@ -46,18 +47,17 @@ int main(int argc, char **argv) {
     PgConn conn(cluster.connectionString());
     const int serverNames = 200'000;
     t.restart();
-    auto r =
-        conn.column(QStringLiteral("select sum((b).chunk) from (select username_bits('User' || lpad(i::text, "
-                                   "8, '0')) b from generate_series(0, $1 - 1) i) s"),
-                    {QByteArray::number(serverNames)});
+    auto r = conn.column(QStringLiteral("select sum((b).chunk) from (select username_bits('User' || lpad(i::text, "
+                                        "8, '0')) b from generate_series(0, $1 - 1) i) s"),
+                         {QByteArray::number(serverNames)});
     const double serverSeconds = double(t.nsecsElapsed()) / 1e9;
     if (!r) {
         std::fprintf(stderr, "%s\n", qPrintable(r.error().message));
         return 1;
     }
     const double serverRate = serverNames / serverSeconds;
-    std::printf("reference: username_bits() on the server: %.3f M names/s (%d names in %.3f s)\n",
-                serverRate / 1e6, serverNames, serverSeconds);
+    std::printf("reference: username_bits() on the server: %.3f M names/s (%d names in %.3f s)\n", serverRate / 1e6,
+                serverNames, serverSeconds);
     std::printf("ratio: core is %.1fx the server function\n", coreRate / serverRate);
     return 0;
 }

@@ -1,0 +1,307 @@
+// bloomctl commands about the whole filter: init, info, fill, fpr, skew, chunk.
+#include "commands.h"
+#include "context.h"
+
+#include "fillstats.h"
+#include "fprmodel.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace bloom::cli {
+
+namespace {
+
+void printJson(Context &c, const QJsonObject &o)
+{
+    c.out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+QString oneIn(double p)
+{
+    return p > 0 ? QStringLiteral("1 in %1").arg(qRound64(1.0 / p)) : QStringLiteral("none");
+}
+
+QString when(const QDateTime &t)
+{
+    return t.isValid() ? t.toUTC().toString(Qt::ISODate) : QStringLiteral("never");
+}
+
+QJsonValue whenJson(const QDateTime &t)
+{
+    return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODate)) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
+int cmdInit(Context &c)
+{
+    if (c.args().positional.size() != 1)
+        return c.usage(QStringLiteral("init takes no arguments (use --chunks, --chunk-bits, --k)"));
+    auto g = geometryFromArgs(c.args());
+    if (!g)
+        return c.fail(g.error());
+    auto db = c.database();
+    if (!db)
+        return c.fail(db.error());
+    FilterRef ref;
+    ref.table = c.args().option("table", ref.table);
+    ref.function = c.args().option("function", ref.function);
+    FilterStore store(**db, ref);
+    if (auto s = store.init(*g); !s)
+        return c.fail(s.error());
+    if (c.json())
+        printJson(c, QJsonObject{{QStringLiteral("table"), ref.table},
+                                 {QStringLiteral("function"), ref.function},
+                                 {QStringLiteral("chunks"), qint64(g->chunks())},
+                                 {QStringLiteral("chunk_bits"), qint64(g->chunkBits())},
+                                 {QStringLiteral("k"), g->k()}});
+    else
+        c.out() << "created " << ref.table << " and " << ref.function << "(text): " << g->describe() << '\n';
+    return ExitOk;
+}
+
+int cmdInfo(Context &c)
+{
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    FilterStore *s = *store;
+    auto fill = s->fill();
+    if (!fill)
+        return c.fail(fill.error());
+    auto health = s->health();
+    if (!health)
+        return c.fail(health.error());
+    const Geometry &g = s->geometry();
+    const double names = fill->estimatedNames();
+    const double fprNow = fill->estimatedFpr();
+    const double capacity = fpr::capacity(g, 0.01);
+    if (c.json()) {
+        printJson(c, QJsonObject{
+                         {QStringLiteral("table"), s->ref().table},
+                         {QStringLiteral("function"), s->ref().function},
+                         {QStringLiteral("chunks"), qint64(g.chunks())},
+                         {QStringLiteral("chunk_bits"), qint64(g.chunkBits())},
+                         {QStringLiteral("k"), g.k()},
+                         {QStringLiteral("rows"), qint64(fill->setBits.size())},
+                         {QStringLiteral("total_bits"), qint64(g.totalBits())},
+                         {QStringLiteral("set_bits"), qint64(fill->totalSetBits())},
+                         {QStringLiteral("fill"), fill->meanFill()},
+                         {QStringLiteral("min_chunk_set_bits"), qint64(fill->minSetBits())},
+                         {QStringLiteral("max_chunk_set_bits"), qint64(fill->maxSetBits())},
+                         {QStringLiteral("estimated_fpr"), fprNow},
+                         {QStringLiteral("estimated_names"), std::round(names)},
+                         {QStringLiteral("names_at_1pct_fpr"), std::round(capacity)},
+                         {QStringLiteral("table_bytes"), health->totalBytes},
+                         {QStringLiteral("heap_bytes"), health->heapBytes},
+                         {QStringLiteral("index_bytes"), health->indexBytes},
+                         {QStringLiteral("live_tuples"), health->liveTuples},
+                         {QStringLiteral("dead_tuples"), health->deadTuples},
+                         {QStringLiteral("bloat"), health->bloat},
+                         {QStringLiteral("last_vacuum"), whenJson(health->lastVacuum)},
+                         {QStringLiteral("last_autovacuum"), whenJson(health->lastAutovacuum)},
+                         {QStringLiteral("last_analyze"), whenJson(health->lastAnalyze)},
+                         {QStringLiteral("last_autoanalyze"), whenJson(health->lastAutoanalyze)},
+                     });
+        return ExitOk;
+    }
+    QTextStream &o = c.out();
+    o << "filter          " << s->ref().table << " / " << s->ref().function << "(text) on "
+      << (*c.database())->spec().describe() << '\n'
+      << "geometry        " << g.describe() << (g.isReference() ? "  [the reference filter]" : "") << '\n'
+      << "set bits        " << fill->totalSetBits() << " of " << g.totalBits() << " ("
+      << QString::number(fill->meanFill() * 100, 'f', 3) << "% full; chunks " << fill->minSetBits() << ".."
+      << fill->maxSetBits() << ")\n"
+      << "estimated FPR   " << QString::number(fprNow, 'g', 4) << " (" << oneIn(fprNow) << ")\n"
+      << "estimated names " << qRound64(names) << " (1% FPR at " << qRound64(capacity) << ")\n"
+      << "table size      " << formatBytes(quint64(health->totalBytes)) << " (heap "
+      << formatBytes(quint64(health->heapBytes)) << ", index " << formatBytes(quint64(health->indexBytes))
+      << "; packed rows would need " << formatBytes(g.heapSizeEstimate()) << ")\n"
+      << "health          " << health->liveTuples << " live, " << health->deadTuples << " dead tuples; bloat "
+      << QString::number(health->bloat, 'f', 2) << "x\n"
+      << "vacuum          last " << when(health->lastVacuum) << ", last autovacuum " << when(health->lastAutovacuum)
+      << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
+      << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze " << when(health->lastAutoanalyze)
+      << '\n';
+    if (health->deadTuples > health->liveTuples / 5)
+        o << "note            many dead tuples: every add rewrites a ~1 KiB row; VACUUM " << s->ref().table
+          << " (or tune autovacuum_vacuum_scale_factor for it)\n";
+    return ExitOk;
+}
+
+int cmdFill(Context &c)
+{
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    auto fill = (*store)->fill();
+    if (!fill)
+        return c.fail(fill.error());
+    if (c.json()) {
+        QJsonArray counts;
+        for (quint32 s : fill->setBits)
+            counts.append(qint64(s));
+        printJson(c, QJsonObject{{QStringLiteral("chunk_bits"), qint64(fill->geometry.chunkBits())},
+                                 {QStringLiteral("set_bits"), counts}});
+        return ExitOk;
+    }
+    const char sep = c.args().flag("csv") ? ',' : '\t';
+    c.out() << "chunk" << sep << "set_bits\n";
+    for (size_t i = 0; i < fill->setBits.size(); ++i)
+        c.out() << i << sep << fill->setBits[i] << '\n';
+    return ExitOk;
+}
+
+int cmdFpr(Context &c)
+{
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    FilterStore *s = *store;
+    auto estimate = s->referenceEstimate();
+    if (!estimate)
+        return c.fail(estimate.error());
+    if (!c.args().has("sample")) {
+        if (c.json())
+            printJson(c, QJsonObject{{QStringLiteral("estimated_fpr"), *estimate}});
+        else
+            c.out() << "estimated FPR " << QString::number(*estimate, 'g', 4) << " (" << oneIn(*estimate)
+                    << "; the reference query avg(power(bit_count(bits) / " << s->geometry().chunkBits() << ".0, "
+                    << s->geometry().k() << ")))\n";
+        return ExitOk;
+    }
+    bool ok = false;
+    const qint64 n = c.args().option("sample").toLongLong(&ok);
+    if (!ok || n < 1 || n > 100'000'000)
+        return c.usage(QStringLiteral("--sample takes a number of probes from 1 to 100000000"));
+    auto sample = s->sampleFpr(n);
+    if (!sample)
+        return c.fail(sample.error());
+    if (c.json()) {
+        printJson(c, QJsonObject{{QStringLiteral("probes"), sample->probes},
+                                 {QStringLiteral("false_positives"), sample->falsePositives},
+                                 {QStringLiteral("measured_fpr"), sample->measured},
+                                 {QStringLiteral("measured_low95"), sample->low95},
+                                 {QStringLiteral("measured_high95"), sample->high95},
+                                 {QStringLiteral("estimated_fpr"), *estimate},
+                                 {QStringLiteral("model_fpr"), sample->model}});
+        return ExitOk;
+    }
+    c.out() << "measured  " << QString::number(sample->measured, 'g', 4) << " (" << sample->falsePositives << " of "
+            << sample->probes << " probes; 95% interval " << QString::number(sample->low95, 'g', 4) << " .. "
+            << QString::number(sample->high95, 'g', 4) << ")\n"
+            << "estimated " << QString::number(*estimate, 'g', 4) << " (the reference query over the fill)\n"
+            << "model     " << QString::number(sample->model, 'g', 4)
+            << " (blocked model at the estimated number of names)\n"
+            << "probes are 'bloomscope-fpr-probe-' + a random UUID (122 random bits): none was ever added.\n";
+    return ExitOk;
+}
+
+int cmdSkew(Context &c)
+{
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    auto fill = (*store)->fill();
+    if (!fill)
+        return c.fail(fill.error());
+    const SkewReport r = analyzeSkew(*fill);
+    if (c.json()) {
+        QJsonArray bins, outliers;
+        for (const SkewBin &b : r.bins)
+            bins.append(QJsonObject{{QStringLiteral("lo"), qint64(b.lo)},
+                                    {QStringLiteral("hi"), qint64(b.hi)},
+                                    {QStringLiteral("observed"), b.observed},
+                                    {QStringLiteral("expected"), b.expected}});
+        for (const SkewOutlier &o : r.outliers)
+            outliers.append(QJsonObject{{QStringLiteral("chunk"), qint64(o.chunk)},
+                                        {QStringLiteral("set_bits"), qint64(o.setBits)},
+                                        {QStringLiteral("z"), o.z}});
+        printJson(c, QJsonObject{{QStringLiteral("estimated_names"), std::round(r.names)},
+                                 {QStringLiteral("names_per_chunk"), r.lambda},
+                                 {QStringLiteral("observed_mean"), r.observedMean},
+                                 {QStringLiteral("observed_sd"), r.observedSd},
+                                 {QStringLiteral("expected_mean"), r.expectedMean},
+                                 {QStringLiteral("expected_sd"), r.expectedSd},
+                                 {QStringLiteral("chi_square"), r.chiSquare},
+                                 {QStringLiteral("chi_square_bins"), r.chiSquareBins},
+                                 {QStringLiteral("bins"), bins},
+                                 {QStringLiteral("outliers"), outliers}});
+        return ExitOk;
+    }
+    QTextStream &o = c.out();
+    o << "names per chunk " << QString::number(r.lambda, 'f', 1) << " (Poisson), set bits per chunk: observed mean "
+      << QString::number(r.observedMean, 'f', 1) << " sd " << QString::number(r.observedSd, 'f', 1) << "; model mean "
+      << QString::number(r.expectedMean, 'f', 1) << " sd " << QString::number(r.expectedSd, 'f', 1) << '\n';
+    double peak = 1;
+    for (const SkewBin &b : r.bins)
+        peak = qMax(peak, qMax(double(b.observed), b.expected));
+    o << QStringLiteral("%1  %2  %3\n")
+             .arg(QStringLiteral("set bits"), -13)
+             .arg(QStringLiteral("chunks"), 8)
+             .arg(QStringLiteral("model"), 10);
+    for (const SkewBin &b : r.bins) {
+        const int bar = int(std::lround(40.0 * double(b.observed) / peak));
+        const int mark = int(std::lround(40.0 * b.expected / peak));
+        QString line(qMax(bar, mark + 1), QLatin1Char(' '));
+        for (int i = 0; i < bar; ++i)
+            line[i] = QLatin1Char('#');
+        line[qMin(mark, int(line.size()) - 1)] = QLatin1Char('|');
+        o << QStringLiteral("%1..%2  %3  %4  %5\n")
+                 .arg(b.lo, 5)
+                 .arg(b.hi, -5)
+                 .arg(b.observed, 8)
+                 .arg(b.expected, 10, 'f', 1)
+                 .arg(line);
+    }
+    o << "chi-square " << QString::number(r.chiSquare, 'f', 1) << " over " << r.chiSquareBins
+      << " bins ('#' observed, '|' model)\n";
+    if (r.outliers.isEmpty())
+        o << "outliers: none (no chunk 5 standard deviations from the model)\n";
+    else {
+        o << "outliers (|z| >= 5):\n";
+        for (const SkewOutlier &x : r.outliers)
+            o << "  chunk " << x.chunk << ": " << x.setBits << " set bits, z = " << QString::number(x.z, 'f', 1)
+              << '\n';
+    }
+    return ExitOk;
+}
+
+int cmdChunk(Context &c)
+{
+    if (c.args().positional.size() != 2)
+        return c.usage(QStringLiteral("chunk takes one chunk number"));
+    bool ok = false;
+    const qint64 n = c.args().positional[1].toLongLong(&ok);
+    if (!ok || n < 0)
+        return c.fail(
+            makeError(ErrorKind::BadInput, QStringLiteral("'%1' is not a chunk number").arg(c.args().positional[1])));
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    auto bits = (*store)->chunkBits(quint32(qMin<qint64>(n, 0xFFFFFFFF)));
+    if (!bits)
+        return c.fail(bits.error());
+    QJsonArray positions;
+    for (int i = 0; i < bits->size(); ++i)
+        if (bits->at(i) == '1')
+            positions.append(i);
+    if (c.json()) {
+        printJson(c, QJsonObject{{QStringLiteral("chunk"), n},
+                                 {QStringLiteral("chunk_bits"), qint64(bits->size())},
+                                 {QStringLiteral("set_bits"), qint64(positions.size())},
+                                 {QStringLiteral("positions"), positions}});
+        return ExitOk;
+    }
+    c.out() << "chunk " << n << ": " << positions.size() << " of " << bits->size() << " bits set\n";
+    for (qsizetype at = 0; at < bits->size(); at += 128)
+        c.out() << QStringLiteral("%1  ").arg(at, 5)
+                << QString::fromLatin1(bits->mid(at, 128)).replace(QLatin1Char('0'), QLatin1Char('.')) << '\n';
+    return ExitOk;
+}
+
+} // namespace bloom::cli

@@ -1,0 +1,212 @@
+// bloomctl commands about names: explain, add, check, load.
+#include "commands.h"
+#include "context.h"
+
+#include "explanation.h"
+#include "namereader.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <unistd.h>
+
+namespace bloom::cli {
+
+namespace {
+
+Result<Geometry> geometryOption(const Args &a)
+{
+    bool ok1 = true, ok2 = true, ok3 = true;
+    const qint64 chunks = a.option("chunks", QStringLiteral("131072")).toLongLong(&ok1);
+    const qint64 bits = a.option("chunk-bits", QStringLiteral("8192")).toLongLong(&ok2);
+    const int k = a.option("k", QStringLiteral("7")).toInt(&ok3);
+    if (!ok1 || !ok2 || !ok3)
+        return makeError(ErrorKind::Usage, QStringLiteral("--chunks, --chunk-bits and --k take whole numbers"));
+    return Geometry::fromCounts(chunks, bits, k);
+}
+
+void printJson(Context &c, const QJsonValue &v)
+{
+    c.out() << (v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject())).toJson(QJsonDocument::Indented);
+}
+
+} // namespace
+
+Result<Geometry> geometryFromArgs(const Args &a)
+{
+    return geometryOption(a);
+}
+
+int cmdExplain(Context &c)
+{
+    const Args &a = c.args();
+    if (a.positional.size() != 2)
+        return c.usage(QStringLiteral("explain takes one NAME"));
+    const QString name = a.positional[1];
+    const QByteArray utf8 = name.toUtf8();
+    if (auto s = validateName(utf8); !s)
+        return c.fail(s.error());
+
+    if (!a.has("db")) {
+        auto g = geometryOption(a);
+        if (!g)
+            return c.fail(g.error());
+        const Explanation e = Explanation::offline(*g, name);
+        if (c.json())
+            printJson(c, e.toJson());
+        else
+            c.out() << e.toText();
+        return ExitOk;
+    }
+
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    FilterStore *s = *store;
+    QByteArray lowered = asciiLower(utf8);
+    Lowering how = Lowering::Ascii;
+    if (!isAscii(utf8)) {
+        auto l = s->serverLower({utf8});
+        if (!l)
+            return c.fail(l.error());
+        lowered = l->first();
+        how = Lowering::Server;
+    }
+    const Explanation e = Explanation::build(s->geometry(), name, lowered, how);
+    auto row = s->chunkBits(e.placement.chunk);
+    if (!row)
+        return c.fail(row.error());
+    QJsonArray setJson, clearJson;
+    QStringList setText, clearText;
+    for (int b : e.setBits()) {
+        const bool on = row->at(b) == '1';
+        (on ? setJson : clearJson).append(b);
+        (on ? setText : clearText) << QString::number(b);
+    }
+    const bool maybe = clearJson.isEmpty();
+    if (c.json()) {
+        QJsonObject o = e.toJson();
+        o.insert(QStringLiteral("table"), s->ref().table);
+        o.insert(QStringLiteral("bits_set"), setJson);
+        o.insert(QStringLiteral("bits_clear"), clearJson);
+        o.insert(QStringLiteral("chunk_set_bits"), qint64(row->count('1')));
+        o.insert(QStringLiteral("verdict"), maybe ? QStringLiteral("maybe") : QStringLiteral("free"));
+        printJson(c, o);
+    } else {
+        c.out() << e.toText() << "\n"
+                << "chunk " << e.placement.chunk << " of " << s->ref().table << ": " << row->count('1') << " of "
+                << s->geometry().chunkBits() << " bits set\n"
+                << "name's bits set:   {" << setText.join(QLatin1Char(',')) << "}\n"
+                << "name's bits clear: {" << clearText.join(QLatin1Char(',')) << "}\n"
+                << "row & mask = mask: " << (maybe ? "true" : "false") << "\n"
+                << "verdict:           "
+                << (maybe ? "maybe taken (all bits set: ask the shards)" : "definitely free (a bit is clear)") << "\n";
+    }
+    return ExitOk;
+}
+
+int cmdCheck(Context &c)
+{
+    if (c.args().positional.size() < 2)
+        return c.usage(QStringLiteral("check takes NAME... or - for stdin"));
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    bool bad = false;
+    const QList<QByteArray> names = c.names(1, &bad);
+    auto placed = (*store)->place(names);
+    if (!placed)
+        return c.fail(placed.error());
+    auto verdicts = (*store)->check(*placed);
+    if (!verdicts)
+        return c.fail(verdicts.error());
+    if (c.json()) {
+        QJsonArray arr;
+        for (qsizetype i = 0; i < names.size(); ++i)
+            arr.append(QJsonObject{
+                {QStringLiteral("name"), QString::fromUtf8(names[i])},
+                {QStringLiteral("verdict"), verdicts->at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
+        printJson(c, arr);
+    } else {
+        for (qsizetype i = 0; i < names.size(); ++i)
+            c.out() << QString::fromUtf8(names[i]) << '\t' << (verdicts->at(i) ? "maybe" : "free") << '\n';
+    }
+    return bad ? ExitBadInput : ExitOk;
+}
+
+int cmdAdd(Context &c)
+{
+    if (c.args().positional.size() < 2)
+        return c.usage(QStringLiteral("add takes NAME... or - for stdin"));
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    bool bad = false;
+    const QList<QByteArray> names = c.names(1, &bad);
+    auto placed = (*store)->place(names);
+    if (!placed)
+        return c.fail(placed.error());
+    if (auto s = (*store)->add(*placed); !s)
+        return c.fail(s.error());
+    if (c.json())
+        printJson(c, QJsonObject{{QStringLiteral("added"), qint64(names.size())}});
+    else
+        c.out() << "added " << names.size() << " name(s) to " << (*store)->ref().table << '\n';
+    return bad ? ExitBadInput : ExitOk;
+}
+
+int cmdLoad(Context &c)
+{
+    const Args &a = c.args();
+    if (a.positional.size() != 2)
+        return c.usage(QStringLiteral("load takes one FILE, or - for stdin"));
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    QFile in;
+    const QString path = a.positional[1];
+    const bool ok = path == QLatin1String("-") ? in.open(stdin, QIODevice::ReadOnly)
+                                               : (in.setFileName(path), in.open(QIODevice::ReadOnly));
+    if (!ok)
+        return c.fail(makeError(ErrorKind::Io, QStringLiteral("cannot read %1: %2").arg(path, in.errorString())));
+    const bool tty = ::isatty(STDERR_FILENO) == 1;
+    auto report = (*store)->load(
+        &in,
+        [&c, tty](const LoadProgress &p) {
+            if (tty) {
+                c.err() << "\rloading: " << p.linesRead << " lines read, " << p.namesAdded << " names, " << p.badLines
+                        << " bad lines";
+                c.err().flush();
+            }
+        },
+        &Context::interrupted());
+    if (tty)
+        c.err() << "\n";
+    if (!report)
+        return c.fail(report.error());
+    for (const BadLine &b : report->bad)
+        c.err() << "bloomctl: " << path << " line " << b.line << ": " << b.reason << " (skipped)\n";
+    if (c.json()) {
+        QJsonArray bad;
+        for (const BadLine &b : report->bad)
+            bad.append(QJsonObject{{QStringLiteral("line"), b.line}, {QStringLiteral("reason"), b.reason}});
+        printJson(c, QJsonObject{{QStringLiteral("lines"), report->lines},
+                                 {QStringLiteral("added"), report->namesAdded},
+                                 {QStringLiteral("chunks_updated"), report->chunksUpdated},
+                                 {QStringLiteral("batches"), report->batches},
+                                 {QStringLiteral("bad_lines"), bad},
+                                 {QStringLiteral("seconds"), report->seconds}});
+    } else {
+        c.out() << "loaded " << report->namesAdded << " names from " << report->lines << " lines into "
+                << (*store)->ref().table << " (" << report->chunksUpdated << " chunk updates, " << report->batches
+                << " batch(es), " << QString::number(report->seconds, 'f', 2) << " s)";
+        if (!report->bad.isEmpty())
+            c.out() << "; " << report->bad.size() << " bad line(s) skipped";
+        c.out() << '\n';
+    }
+    return report->bad.isEmpty() ? ExitOk : ExitBadInput;
+}
+
+} // namespace bloom::cli

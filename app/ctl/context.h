@@ -1,0 +1,82 @@
+#pragma once
+
+#include "database.h"
+#include "filterstore.h"
+#include "result.h"
+
+#include <QMap>
+#include <QSet>
+#include <QStringList>
+#include <QTextStream>
+
+#include <atomic>
+#include <memory>
+
+namespace bloom::cli {
+
+/** The parsed command line: options (with values), flags and positional words (command first). */
+struct Args {
+    QMap<QString, QString> options;
+    QSet<QString> flags;
+    QStringList positional;
+    QString error;
+
+    bool flag(const char *name) const { return flags.contains(QLatin1String(name)); }
+    QString option(const char *name, const QString &fallback = {}) const
+    {
+        return options.value(QLatin1String(name), fallback);
+    }
+    bool has(const char *name) const { return options.contains(QLatin1String(name)); }
+};
+
+Args parseArgs(const QStringList &argv);
+
+/** What every command gets: its arguments, the output streams, and a connection on demand. */
+class Context {
+public:
+    explicit Context(Args args);
+
+    const Args &args() const { return mArgs; }
+    bool json() const { return mArgs.flag("json"); }
+    QTextStream &out() { return mOut; }
+    QTextStream &err() { return mErr; }
+
+    /** Opens --db and attaches the filter of --table/--function. */
+    Result<FilterStore *> store();
+    /** Opens --db only (for init). */
+    Result<Database *> database();
+
+    /** Prints an error and returns the exit code of its kind. */
+    int fail(const Error &e);
+    int usage(const QString &message);
+
+    /** Names from the command line after the command word, or stdin for "-". Bad ones are reported. */
+    QList<QByteArray> names(int firstIndex, bool *hadBad);
+
+    static std::atomic<bool> &interrupted();
+
+private:
+    Args mArgs;
+    QTextStream mOut;
+    QTextStream mErr;
+    std::unique_ptr<Database> mDb;
+    std::unique_ptr<FilterStore> mStore;
+};
+
+int exitCodeFor(ErrorKind kind);
+/** --chunks/--chunk-bits/--k, defaulting to the reference geometry. */
+Result<Geometry> geometryFromArgs(const Args &a);
+
+// Commands (commands_names.cpp, commands_filter.cpp).
+int cmdExplain(Context &c);
+int cmdAdd(Context &c);
+int cmdCheck(Context &c);
+int cmdLoad(Context &c);
+int cmdInit(Context &c);
+int cmdInfo(Context &c);
+int cmdFill(Context &c);
+int cmdFpr(Context &c);
+int cmdSkew(Context &c);
+int cmdChunk(Context &c);
+
+} // namespace bloom::cli

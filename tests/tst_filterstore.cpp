@@ -1,0 +1,472 @@
+#include "connectionspec.h"
+#include "database.h"
+#include "fillstats.h"
+#include "filtersql.h"
+#include "filterstore.h"
+#include "localcluster.h"
+#include "namereader.h"
+#include "pgconn.h"
+#include "testcluster.h"
+
+#include <QBuffer>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <thread>
+
+using namespace bloom;
+
+namespace {
+
+std::unique_ptr<Database> openDb(const QString &conninfo)
+{
+    auto spec = ConnectionSpec::parse(conninfo);
+    if (!spec)
+        qFatal("%s", qPrintable(spec.error().message));
+    auto db = Database::open(*spec);
+    if (!db)
+        qFatal("%s", qPrintable(db.error().toString()));
+    return std::move(db).value();
+}
+
+QList<QByteArray> generatedNames(int count, quint32 seed, const QByteArray &prefix = "user")
+{
+    QRandomGenerator rng(seed);
+    QList<QByteArray> out;
+    for (int i = 0; i < count; ++i)
+        out.append(prefix + QByteArray::number(rng.generate64(), 36) + (i % 3 == 0 ? "X" : ""));
+    return out;
+}
+
+} // namespace
+
+/** FilterStore against a real server: attach, init, check, add, load, fill, errors, concurrency. */
+class TestFilterStore : public QObject {
+    Q_OBJECT
+private:
+    LocalCluster mCluster;
+    std::unique_ptr<Database> mDb;
+    std::unique_ptr<FilterStore> mStore;
+    std::unique_ptr<PgConn> mRaw; // the application's own connection, running the reference statements
+
+    /** The reference check statement, verbatim but for the name parameter. */
+    bool referenceCheck(const QByteArray &name)
+    {
+        auto r = mRaw->column(QStringLiteral("select bits & mask = mask as maybe_taken from username_filter "
+                                             "join username_bits($1) using (chunk)"),
+                              {name});
+        if (!r)
+            qFatal("%s", qPrintable(r.error().message));
+        return r->value(0) == "t";
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(test::startCluster(mCluster));
+        QVERIFY(mCluster.createDatabase(QStringLiteral("ref")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("ref"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        mDb = openDb(mCluster.connectionString(QStringLiteral("ref")));
+        mStore = std::make_unique<FilterStore>(*mDb, FilterRef{});
+        mRaw = std::make_unique<PgConn>(mCluster.connectionString(QStringLiteral("ref")));
+        QVERIFY(mRaw->ok());
+    }
+
+    void attachReferenceVerbatim()
+    {
+        auto s = mStore->attach();
+        QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().toString()));
+        QCOMPARE(mStore->geometry(), Geometry());
+    }
+
+    void templateRendersTheReference()
+    {
+        // init's SQL for the reference geometry and names is the reference SQL, statement for statement.
+        const auto normalise = [](QString sql) {
+            QStringList lines;
+            for (const QString &l : sql.split(QLatin1Char('\n')))
+                if (!l.startsWith(QLatin1String("--")) && !l.trimmed().isEmpty())
+                    lines << l;
+            return lines.join(QLatin1Char('\n'));
+        };
+        QCOMPARE(
+            normalise(renderFilterSql(Geometry(), QStringLiteral("username_filter"), QStringLiteral("username_bits"))),
+            normalise(sqlResource(QStringLiteral("reference.sql"))));
+    }
+
+    void checkAddCheck()
+    {
+        auto placed = mStore->place({"ada", "Ada", "grace"});
+        QVERIFY(placed.ok());
+        QCOMPARE(placed->at(0).chunk, 71962u);
+        QCOMPARE(*mStore->check(*placed), (QList<bool>{false, false, false}));
+        QVERIFY(!referenceCheck("ada"));
+        QVERIFY(mStore->add({placed->at(0)}).ok());
+        QCOMPARE(*mStore->check(*placed), (QList<bool>{true, true, false}));
+        // The application's own check statement agrees with ours.
+        QVERIFY(referenceCheck("ada"));
+        QVERIFY(referenceCheck("ADA"));
+        auto row = mStore->chunkBits(71962);
+        QVERIFY(row.ok());
+        QCOMPARE(row->count('1'), 7);
+        for (int b : {619, 1835, 3259, 3422, 5396, 5977, 6900})
+            QCOMPARE(row->at(b), '1');
+    }
+
+    void referenceAddIsSeenByCore()
+    {
+        // Names added by the application's reference statement check "maybe" through core.
+        QVERIFY(mRaw->exec(QStringLiteral("update username_filter f set bits = f.bits | b.mask "
+                                          "from username_bits('Barbara') b where f.chunk = b.chunk"))
+                    .ok());
+        QCOMPARE(mStore->check(*mStore->place({"barbara"}))->value(0), true);
+    }
+
+    void nonAsciiUsesServerLower()
+    {
+        QList<Lowering> how;
+        const QList<QByteArray> names{QStringLiteral("Straße").toUtf8(), QStringLiteral("İstanbul").toUtf8(),
+                                      QStringLiteral("ÅSA").toUtf8(), QStringLiteral("\U0001F600x").toUtf8()};
+        auto placed = mStore->place(names, &how);
+        QVERIFY(placed.ok());
+        QCOMPARE(how.value(0), Lowering::Server);
+        QVERIFY(mStore->add(*placed).ok());
+        for (const QByteArray &n : names)
+            QVERIFY2(referenceCheck(n), n.constData());
+        // Upper-case forms the server lowercases to the same text are found too.
+        auto upper = mStore->place(
+            {QStringLiteral("STRAßE").toUtf8(), QStringLiteral("åsa").toUtf8(), QStringLiteral("istanbul").toUtf8()});
+        QCOMPARE(*mStore->check(*upper), (QList<bool>{true, true, true}));
+    }
+
+    void bulkLoadManyNamesInOneChunk()
+    {
+        // 300 names that all fall into chunk 12345: a plain UPDATE ... FROM with duplicate targets
+        // would keep only one of them. Every one must check "maybe" afterwards.
+        QList<QByteArray> sameChunk;
+        for (quint64 i = 0; sameChunk.size() < 300; ++i) {
+            const QByteArray n = "dup" + QByteArray::number(i);
+            if (placeAscii(Geometry(), n).chunk == 12345)
+                sameChunk.append(n);
+        }
+        QList<QByteArray> all = sameChunk + generatedNames(20000, 7);
+        auto placed = mStore->place(all);
+        QCOMPARE(*mStore->check(QList<Placement>(placed->begin(), placed->begin() + 300)), QList<bool>(300, false));
+        auto updated = mStore->addBulk(*placed);
+        QVERIFY2(updated.ok(), qPrintable(updated.ok() ? QString() : updated.error().toString()));
+        QVERIFY(*updated < all.size());
+        const QList<bool> verdicts = *mStore->check(*placed);
+        QCOMPARE(verdicts.count(false), 0);
+        for (int i = 0; i < 300; i += 37)
+            QVERIFY(referenceCheck(sameChunk[i]));
+    }
+
+    void loadReportsBadLines()
+    {
+        QByteArray file("alice\r\nbob\n\ncaf\xe9\nzo\xc3\xab\nnulXbyte\n  spaced  \nlast-without-newline");
+        file[file.indexOf("nulX") + 3] = '\0';
+        QBuffer buf(&file);
+        buf.open(QIODevice::ReadOnly);
+        qint64 progressCalls = 0;
+        auto report = mStore->load(&buf, [&](const LoadProgress &) { ++progressCalls; });
+        QVERIFY(report.ok());
+        QCOMPARE(report->lines, 8);
+        QCOMPARE(report->namesAdded, 5); // alice, bob, zoë, "  spaced  ", last-without-newline
+        QCOMPARE(report->bad.size(), 3);
+        QCOMPARE(report->bad[0].line, 3);
+        QVERIFY(report->bad[0].reason.contains(QLatin1String("empty")));
+        QCOMPARE(report->bad[1].line, 4);
+        QVERIFY(report->bad[1].reason.contains(QLatin1String("UTF-8")));
+        QCOMPARE(report->bad[2].line, 6);
+        QVERIFY(progressCalls >= 1);
+        for (const char *n : {"alice", "bob", "  spaced  ", "last-without-newline"})
+            QVERIFY2(referenceCheck(n), n);
+        QVERIFY(referenceCheck(QStringLiteral("ZOË").toUtf8()));
+    }
+
+    void loadCancelled()
+    {
+        QByteArray file = generatedNames(1000, 99).join('\n');
+        QBuffer buf(&file);
+        buf.open(QIODevice::ReadOnly);
+        std::atomic<bool> cancel{true};
+        auto report = mStore->load(&buf, {}, &cancel);
+        QVERIFY(!report.ok());
+        QCOMPARE(report.error().kind, ErrorKind::Cancelled);
+    }
+
+    void fillMatchesServer()
+    {
+        auto fill = mStore->fill();
+        QVERIFY(fill.ok());
+        QCOMPARE(fill->setBits.size(), size_t(131072));
+        QCOMPARE(fill->setBits[71962] >= 7, true);
+        auto sum = mRaw->column(QStringLiteral("select sum(bit_count(bits)) from username_filter"));
+        QCOMPARE(QByteArray::number(fill->totalSetBits()), sum->value(0));
+        auto estimate = mStore->referenceEstimate();
+        QVERIFY(estimate.ok());
+        QVERIFY(std::abs(*estimate - fill->estimatedFpr()) < 1e-12);
+        // ~20,310 distinct names went in; the estimate from the fill is close.
+        QVERIFY2(std::abs(fill->estimatedNames() - 20310) < 400, qPrintable(QString::number(fill->estimatedNames())));
+    }
+
+    void sampleFpr()
+    {
+        auto s = mStore->sampleFpr(20000);
+        QVERIFY(s.ok());
+        QCOMPARE(s->probes, 20000);
+        QVERIFY(s->low95 <= s->measured && s->measured <= s->high95);
+        QVERIFY(s->estimated < 1e-9); // nearly empty filter
+        QCOMPARE(s->falsePositives, 0);
+    }
+
+    void skewFindsHotChunk()
+    {
+        QVERIFY(mRaw->exec(QStringLiteral("update username_filter set bits = ~0::bit(8192) where chunk = 4242")).ok());
+        auto fill = mStore->fill();
+        const SkewReport r = analyzeSkew(*fill);
+        QVERIFY(!r.outliers.isEmpty());
+        QCOMPARE(r.outliers.first().chunk, 4242u);
+        QCOMPARE(r.outliers.first().setBits, 8192u);
+        qint64 observed = 0;
+        double expected = 0;
+        for (const SkewBin &b : r.bins) {
+            observed += b.observed;
+            expected += b.expected;
+        }
+        QCOMPARE(observed, 131072);
+        QVERIFY(std::abs(expected - 131072) < 10);
+    }
+
+    void health()
+    {
+        auto h = mStore->health();
+        QVERIFY(h.ok());
+        QVERIFY(h->totalBytes > 150'000'000);
+        QVERIFY(h->heapBytes > 0 && h->indexBytes > 0);
+        QVERIFY(h->bloat >= 0.9);
+    }
+
+    void initOtherGeometry()
+    {
+        QVERIFY(mCluster.createDatabase(QStringLiteral("small")).ok());
+        auto db = openDb(mCluster.connectionString(QStringLiteral("small")));
+        FilterRef ref{QStringLiteral("Small Filter"), QStringLiteral("small_bits")};
+        FilterStore store(*db, ref);
+        auto g = Geometry::fromCounts(1024, 512, 5);
+        auto s = store.init(*g);
+        QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().toString()));
+        QCOMPARE(store.geometry(), *g);
+        // Refuses to overwrite.
+        FilterStore again(*db, ref);
+        auto twice = again.init(*g);
+        QVERIFY(!twice.ok());
+        QVERIFY(twice.error().message.contains(QLatin1String("already exists")));
+        // Core equals the generated function on 2,000 names, and a fresh attach finds the geometry.
+        PgConn raw(mCluster.connectionString(QStringLiteral("small")));
+        const QList<QByteArray> names = generatedNames(2000, 3, "Mixed");
+        auto rows =
+            raw.rows(QStringLiteral("select (b).chunk, (b).mask::text from (select small_bits(n) b, o from "
+                                    "unnest(string_to_array($1, ',')) with ordinality as t(n, o)) s order by o"),
+                     {names.join(',')});
+        QVERIFY(rows.ok());
+        for (qsizetype i = 0; i < names.size(); ++i) {
+            const Placement p = placeAscii(*g, names[i]);
+            QList<int> bits;
+            for (int b = 0; b < 512; ++b)
+                if (rows->at(i)[1][b] == '1')
+                    bits.append(b);
+            QCOMPARE(rows->at(i)[0].toUInt(), p.chunk);
+            QCOMPARE(bits, p.setBits());
+        }
+        FilterStore attached(*db, ref);
+        QVERIFY(attached.attach().ok());
+        QCOMPARE(attached.geometry(), *g);
+        auto placed = attached.place(names);
+        QVERIFY(attached.addBulk(*placed).ok());
+        QCOMPARE(attached.check(*placed)->count(false), 0);
+    }
+
+    void parallelAddersLoseNothing()
+    {
+        // Four loaders and one per-name adder on a 64-chunk filter: every batch overlaps every other.
+        QVERIFY(mCluster.createDatabase(QStringLiteral("tiny")).ok());
+        {
+            auto db = openDb(mCluster.connectionString(QStringLiteral("tiny")));
+            FilterStore store(*db, FilterRef{});
+            QVERIFY(store.init(*Geometry::fromCounts(64, 8192, 7)).ok());
+        }
+        QList<QList<QByteArray>> sets;
+        for (int t = 0; t < 5; ++t)
+            sets.append(generatedNames(t < 4 ? 6000 : 300, 1000 + t, "p" + QByteArray::number(t)));
+        std::atomic<int> failures{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 5; ++t) {
+            threads.emplace_back([&, t] {
+                auto db = openDb(mCluster.connectionString(QStringLiteral("tiny")));
+                FilterStore store(*db, FilterRef{});
+                if (!store.attach().ok()) {
+                    ++failures;
+                    return;
+                }
+                const QList<QByteArray> &mine = sets[t];
+                for (qsizetype from = 0; from < mine.size(); from += (t < 4 ? 500 : 1)) {
+                    const QList<QByteArray> part = mine.mid(from, t < 4 ? 500 : 1);
+                    auto placed = store.place(part);
+                    const bool ok = t < 4 ? store.addBulk(*placed).ok() : store.add(*placed).ok();
+                    if (!ok)
+                        ++failures;
+                }
+            });
+        }
+        for (auto &th : threads)
+            th.join();
+        QCOMPARE(failures.load(), 0);
+        auto db = openDb(mCluster.connectionString(QStringLiteral("tiny")));
+        FilterStore store(*db, FilterRef{});
+        QVERIFY(store.attach().ok());
+        for (const QList<QByteArray> &set : sets)
+            QCOMPARE(store.check(*store.place(set))->count(false), 0);
+    }
+
+    void cancelLongStatement()
+    {
+        auto db = openDb(mCluster.connectionString(QStringLiteral("ref")));
+        std::thread canceller([&db] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            db->cancel();
+        });
+        QElapsedTimer t;
+        t.start();
+        auto s = db->exec(QStringLiteral("select pg_sleep(30)"));
+        canceller.join();
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().kind, ErrorKind::Cancelled);
+        QVERIFY(t.elapsed() < 10000);
+        QVERIFY(db->exec(QStringLiteral("select 1")).ok()); // the session is still usable
+    }
+
+    // ---- errors ------------------------------------------------------------------------------
+
+    void missingTableAndFunction()
+    {
+        FilterStore noTable(*mDb, FilterRef{QStringLiteral("nope"), QStringLiteral("username_bits")});
+        auto s = noTable.attach();
+        QCOMPARE(s.error().kind, ErrorKind::MissingFilter);
+        QVERIFY(s.error().message.contains(QLatin1String("no table \"nope\"")));
+        QVERIFY(s.error().fix.contains(QLatin1String("bloomctl init")));
+        FilterStore noFunction(*mDb, FilterRef{QStringLiteral("username_filter"), QStringLiteral("nope_bits")});
+        QCOMPARE(noFunction.attach().error().kind, ErrorKind::MissingFilter);
+    }
+
+    void foreignFilters_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("wrong bit length")
+            << QStringLiteral("create table t (chunk int primary key, bits bit(4096) not null); insert into t select "
+                              "n, 0::bit(4096) from generate_series(0, 131071) n;")
+            << QStringLiteral("but \"t\".bits is bit(4096)");
+        QTest::newRow("no bits column") << QStringLiteral("create table t (chunk int primary key, bits text);")
+                                        << QStringLiteral("no fixed-length column");
+        QTest::newRow("missing rows")
+            << QStringLiteral("create table t (chunk int primary key, bits bit(8192) not null); insert into t select "
+                              "n, 0::bit(8192) from generate_series(0, 131071) n where n <> 77;")
+            << QStringLiteral("131071 rows");
+    }
+    void foreignFilters()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, mentions);
+        QVERIFY(mRaw->exec(QStringLiteral("drop table if exists t; ") + sql).ok());
+        FilterStore store(*mDb, FilterRef{QStringLiteral("t"), QStringLiteral("username_bits")});
+        auto s = store.attach();
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().kind, ErrorKind::ForeignFilter);
+        QVERIFY2(s.error().message.contains(mentions), qPrintable(s.error().message));
+        QVERIFY(mRaw->exec(QStringLiteral("drop table t")).ok());
+    }
+
+    void foreignFunction()
+    {
+        // Same shape, but without lower(): the mixed-case probes expose it.
+        QString sql = sqlResource(QStringLiteral("reference.sql"));
+        sql = sql.mid(sql.indexOf(QLatin1String("create function")));
+        sql.replace(QLatin1String("username_bits"), QLatin1String("raw_bits"));
+        sql.replace(QLatin1String("md5(lower(name))"), QLatin1String("md5(name)"));
+        QVERIFY(mRaw->exec(sql).ok());
+        FilterStore store(*mDb, FilterRef{QStringLiteral("username_filter"), QStringLiteral("raw_bits")});
+        auto s = store.attach();
+        QCOMPARE(s.error().kind, ErrorKind::ForeignFilter);
+        QVERIFY2(s.error().message.contains(QLatin1String("131072 chunks x 8192 bits, k=7")),
+                 qPrintable(s.error().message));
+        QVERIFY(s.error().message.contains(QLatin1String("'Grace'")));
+    }
+
+    void connectionErrors()
+    {
+        QVERIFY(
+            mCluster
+                .exec(QStringLiteral("postgres"), QStringLiteral("create role alice login password 'right-password'"))
+                .ok());
+        const auto openError = [](const QString &conninfo) {
+            auto spec = ConnectionSpec::parse(conninfo);
+            if (!spec)
+                return spec.error();
+            auto db = Database::open(*spec);
+            return db ? Error{} : db.error();
+        };
+        const QString tcp = mCluster.tcpConnectionString(QStringLiteral("ref"), QStringLiteral("alice"));
+        Error e = openError(tcp + QStringLiteral(" password=wrong"));
+        QCOMPARE(e.kind, ErrorKind::Authentication);
+        QVERIFY(e.fix.contains(QLatin1String(".pgpass")));
+        QVERIFY(!e.message.contains(QLatin1String("wrong"))); // the password is never echoed
+        QVERIFY(openError(tcp + QStringLiteral(" password=right-password")).message.isEmpty());
+        e = openError(mCluster.connectionString(QStringLiteral("no_such_db")));
+        QCOMPARE(e.kind, ErrorKind::MissingDatabase);
+        e = openError(QStringLiteral("host=127.0.0.1 port=1 dbname=x connect_timeout=3"));
+        QCOMPARE(e.kind, ErrorKind::Connection);
+        QVERIFY(e.message.contains(QLatin1String("cannot reach")));
+        e = openError(QStringLiteral("host=127.0.0.1 nonsense=1"));
+        QCOMPARE(e.kind, ErrorKind::Connection);
+        QVERIFY(e.message.contains(QLatin1String("bad connection string")));
+        e = openError(QStringLiteral("postgresql://alice@127.0.0.1:%1/ref?password=wrong").arg(mCluster.port()));
+        QCOMPARE(e.kind, ErrorKind::Authentication);
+    }
+
+    void nonUtf8DatabaseRefused()
+    {
+        QVERIFY(mCluster.createDatabase(QStringLiteral("latin"), QStringLiteral("LATIN1")).ok());
+        auto spec = ConnectionSpec::parse(mCluster.connectionString(QStringLiteral("latin")));
+        auto db = Database::open(*spec);
+        QVERIFY(!db.ok());
+        QCOMPARE(db.error().kind, ErrorKind::Encoding);
+        QVERIFY(db.error().message.contains(QLatin1String("LATIN1")));
+    }
+
+    void readOnlySession()
+    {
+        auto spec = ConnectionSpec::parse(mCluster.connectionString(QStringLiteral("ref")));
+        Database::Options o;
+        o.readOnly = true;
+        auto db = Database::open(*spec, o);
+        QVERIFY(db.ok());
+        FilterStore store(**db, FilterRef{});
+        QVERIFY(store.attach().ok());
+        QVERIFY(store.check(*store.place({"ada"}))->value(0));
+        auto s = store.add(*store.place({"readonly-name"}));
+        QVERIFY(!s.ok());
+        QVERIFY(s.error().fix.contains(QLatin1String("read-only")));
+    }
+
+    void cleanupTestCase()
+    {
+        mStore.reset();
+        mDb.reset();
+        mRaw.reset();
+        QVERIFY(mCluster.stop().ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFilterStore)
+#include "tst_filterstore.moc"
