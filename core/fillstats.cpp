@@ -1,6 +1,8 @@
 #include "fillstats.h"
 #include "fprmodel.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,7 +27,7 @@ std::pair<double, double> occupancy(double n, double b)
 
 } // namespace
 
-SkewReport analyzeSkew(const FillSnapshot &fill, int maxBins, double zThreshold, int maxOutliers)
+SkewReport analyzeSkew(const FillSnapshot &fill, int maxBins, int maxOutliers)
 {
     SkewReport r;
     const auto &bits = fill.setBits;
@@ -89,17 +91,37 @@ SkewReport analyzeSkew(const FillSnapshot &fill, int maxBins, double zThreshold,
         }
     }
 
-    if (r.expectedSd > 0) {
-        for (size_t c = 0; c < bits.size(); ++c) {
-            const double z = (double(bits[c]) - r.expectedMean) / r.expectedSd;
-            if (std::abs(z) >= zThreshold)
-                r.outliers.append(SkewOutlier{quint32(c), bits[c], z});
+    // A chunk is an outlier when the model expects fewer than `rareChunks` chunks in the whole filter
+    // to be that full (or that empty): tail probabilities of the mixture, once per distinct value.
+    const auto tails = [&mix](double s) {
+        double upper = 0, lower = 0;
+        for (const Component &c : mix) {
+            if (c.sd < 1e-9) {
+                upper += c.mean >= s - 0.5 ? c.weight : 0.0;
+                lower += c.mean <= s + 0.5 ? c.weight : 0.0;
+            } else {
+                upper += c.weight * (1.0 - normalCdf((s - 0.5 - c.mean) / c.sd));
+                lower += c.weight * normalCdf((s + 0.5 - c.mean) / c.sd);
+            }
         }
-        std::sort(r.outliers.begin(), r.outliers.end(),
-                  [](const SkewOutlier &a, const SkewOutlier &b) { return std::abs(a.z) > std::abs(b.z); });
-        if (r.outliers.size() > maxOutliers)
-            r.outliers.resize(maxOutliers);
+        return qMin(upper, lower);
+    };
+    const double rareChunks = 1e-3;
+    QHash<quint32, bool> rare;
+    for (size_t c = 0; c < bits.size(); ++c) {
+        auto it = rare.find(bits[c]);
+        if (it == rare.end())
+            it = rare.insert(bits[c], tails(double(bits[c])) * chunks < rareChunks);
+        if (*it) {
+            const double z = r.expectedSd > 0 ? (double(bits[c]) - r.expectedMean) / r.expectedSd : 0.0;
+            r.outliers.append(SkewOutlier{quint32(c), bits[c], z});
+        }
     }
+    std::sort(r.outliers.begin(), r.outliers.end(),
+              [](const SkewOutlier &a, const SkewOutlier &b) { return std::abs(a.z) > std::abs(b.z); });
+    r.outlierCount = r.outliers.size();
+    if (r.outliers.size() > maxOutliers)
+        r.outliers.resize(maxOutliers);
     return r;
 }
 

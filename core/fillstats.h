@@ -30,11 +30,14 @@ struct SkewReport {
     double observedMean = 0, observedSd = 0;
     double expectedMean = 0, expectedSd = 0;
     QList<SkewBin> bins;
-    QList<SkewOutlier> outliers; ///< |z| above the threshold, largest first
+    QList<SkewOutlier> outliers; ///< chunks the model expects fewer than 0.001 of, largest |z| first
+    qsizetype outlierCount = 0;  ///< before truncation to maxOutliers
     double chiSquare = 0;        ///< over bins expecting at least 5 chunks
     int chiSquareBins = 0;
 };
 
-SkewReport analyzeSkew(const FillSnapshot &fill, int maxBins = 40, double zThreshold = 5.0, int maxOutliers = 10);
+/** Histogram in at most maxBins bins; outliers are fills so extreme that the model expects fewer than
+ *  0.001 chunks like them in the whole filter. */
+SkewReport analyzeSkew(const FillSnapshot &fill, int maxBins = 40, int maxOutliers = 10);
 
 } // namespace bloom

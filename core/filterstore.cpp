@@ -126,6 +126,11 @@ Status FilterStore::requireAttached() const
     return success();
 }
 
+Error FilterStore::cancelledError(const QString &what) const
+{
+    return makeError(ErrorKind::Cancelled, QStringLiteral("%1: cancelled").arg(what));
+}
+
 Status FilterStore::init(const Geometry &g)
 {
     QSqlQuery q(mDb.db());
@@ -298,6 +303,8 @@ Result<QList<QByteArray>> FilterStore::serverLower(const QList<QByteArray> &name
     QSqlQuery q(mDb.db());
     q.setForwardOnly(true);
     for (qsizetype from = 0; from < names.size(); from += LowerBatch) {
+        if (cancelled())
+            return cancelledError(QStringLiteral("lowercasing names"));
         const qsizetype n = qMin(LowerBatch, names.size() - from);
         q.prepare(QStringLiteral("select lower(t.name) from unnest(?::text[]) with ordinality as t(name, ord) "
                                  "order by t.ord"));
@@ -368,6 +375,8 @@ Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
     if (!q.prepare(sql))
         return Database::queryError(q, QStringLiteral("preparing the check"));
     for (qsizetype from = 0; from < placements.size(); from += CheckBatch) {
+        if (cancelled())
+            return cancelledError(QStringLiteral("checking names"));
         const qsizetype n = qMin(CheckBatch, placements.size() - from);
         std::vector<qint64> chunks, positions;
         chunks.reserve(size_t(n));
@@ -418,6 +427,8 @@ Status FilterStore::add(const QList<Placement> &placements)
     if (!q.prepare(sql))
         return Database::queryError(q, QStringLiteral("preparing the add"));
     for (const Placement &p : placements) {
+        if (cancelled())
+            return cancelledError(QStringLiteral("adding names"));
         for (int j = 0; j < p.k; ++j) // setting bits commutes: the nesting order does not matter
             q.bindValue(j, int(p.positions[size_t(j)]));
         q.bindValue(p.k, qint64(p.chunk));

@@ -92,6 +92,10 @@ public:
 
     FilterStore(Database &db, FilterRef ref);
 
+    /** A flag that, once true, makes every batch loop stop with a Cancelled error (Ctrl-C, a Cancel
+     *  button); pair it with Database::cancel() for the statement running at that moment. */
+    void setCancelFlag(const std::atomic<bool> *flag) { mCancelFlag = flag; }
+
     /** Creates the table and its function for g in one transaction; refuses to overwrite. */
     Status init(const Geometry &g);
     /** Finds the table and function, discovers the geometry, proves core places names as the function. */
@@ -114,8 +118,7 @@ public:
     /** ORs many names in: per-chunk masks merged on the client, COPY, one UPDATE per chunk. */
     Result<qint64> addBulk(const QList<Placement> &placements);
     /** Reads names from `in` and adds them in batches; bad lines reported and skipped. */
-    Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, const std::atomic<bool> *cancel = nullptr,
-                            qsizetype batchNames = 2'000'000);
+    Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, qsizetype batchNames = 2'000'000);
 
     Result<FillSnapshot> fill();
     /** The reference estimate query, run on the server as the text writes it. */
@@ -131,6 +134,8 @@ public:
 
 private:
     Status requireAttached() const;
+    bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }
+    Error cancelledError(const QString &what) const;
     Status discover();
     Status flushMasks(const std::vector<std::pair<quint32, QByteArray>> &masks, qint64 *updated);
 
@@ -140,6 +145,7 @@ private:
     QString mFunction;
     Geometry mGeometry;
     bool mAttached = false;
+    const std::atomic<bool> *mCancelFlag = nullptr;
 };
 
 /** The names core uses to probe a filter's function when attaching. */

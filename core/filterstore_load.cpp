@@ -135,8 +135,7 @@ Status FilterStore::flushMasks(const std::vector<std::pair<quint32, QByteArray>>
     }
 }
 
-Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, const std::atomic<bool> *cancel,
-                                     qsizetype batchNames)
+Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, qsizetype batchNames)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
@@ -146,7 +145,6 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     LoadReport report;
     QList<Placement> pending;
     QList<QByteArray> names;
-    const auto cancelled = [cancel] { return cancel && cancel->load(); };
     const auto flush = [&]() -> Status {
         if (pending.isEmpty())
             return success();
@@ -161,12 +159,16 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     };
     bool more = true;
     while (more) {
+        const auto stop = [&] {
+            return cancelledError(
+                QStringLiteral("load after %1 names (every batch written so far is complete)").arg(report.namesAdded));
+        };
         if (cancelled())
-            return makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled after %1 names; every batch "
-                                                                  "written so far is complete")
-                                                       .arg(report.namesAdded));
+            return stop();
         names.clear();
         more = reader.next(100'000, names);
+        if (cancelled()) // an interrupted read looks like the end of input: do not flush a partial batch
+            return stop();
         auto placed = place(names);
         if (!placed)
             return placed.error();

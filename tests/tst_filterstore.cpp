@@ -190,7 +190,9 @@ private slots:
         QBuffer buf(&file);
         buf.open(QIODevice::ReadOnly);
         std::atomic<bool> cancel{true};
-        auto report = mStore->load(&buf, {}, &cancel);
+        mStore->setCancelFlag(&cancel);
+        auto report = mStore->load(&buf);
+        mStore->setCancelFlag(nullptr);
         QVERIFY(!report.ok());
         QCOMPARE(report.error().kind, ErrorKind::Cancelled);
     }

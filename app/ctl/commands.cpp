@@ -7,7 +7,7 @@
 
 #include <QFile>
 
-#include <csignal>
+#include <signal.h>
 #include <cstdio>
 
 namespace bloom::cli {
@@ -64,7 +64,7 @@ void onInterrupt(int)
 {
     Context::interrupted().store(true);
     Database::cancelFromSignal();
-    std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the process at once
+    ::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the process at once
 }
 
 } // namespace
@@ -196,6 +196,7 @@ Result<FilterStore *> Context::store()
     ref.table = mArgs.option("table", ref.table);
     ref.function = mArgs.option("function", ref.function);
     auto store = std::make_unique<FilterStore>(**db, ref);
+    store->setCancelFlag(&interrupted());
     if (auto s = store->attach(); !s)
         return s.error();
     mStore = std::move(store);
@@ -245,7 +246,12 @@ int run(const QStringList &argv)
         c.err() << HelpText;
         return ExitUsage;
     }
-    std::signal(SIGINT, onInterrupt);
+    // No SA_RESTART: a read from stdin returns at Ctrl-C instead of waiting for more input.
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
     const QString command = a.positional.first();
     static const QMap<QString, int (*)(Context &)> commands{
         {QStringLiteral("explain"), cmdExplain}, {QStringLiteral("add"), cmdAdd},   {QStringLiteral("check"), cmdCheck},

@@ -261,9 +261,10 @@ int cmdSkew(Context &c)
     o << "chi-square " << QString::number(r.chiSquare, 'f', 1) << " over " << r.chiSquareBins
       << " bins ('#' observed, '|' model)\n";
     if (r.outliers.isEmpty())
-        o << "outliers: none (no chunk 5 standard deviations from the model)\n";
+        o << "outliers: none (no chunk fuller or emptier than the model allows)\n";
     else {
-        o << "outliers (|z| >= 5):\n";
+        o << "outliers: " << r.outlierCount << " chunk(s) the model expects fewer than 0.001 of"
+          << (r.outlierCount > r.outliers.size() ? " (the most extreme shown)" : "") << ":\n";
         for (const SkewOutlier &x : r.outliers)
             o << "  chunk " << x.chunk << ": " << x.setBits << " set bits, z = " << QString::number(x.z, 'f', 1)
               << '\n';

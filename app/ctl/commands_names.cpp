@@ -180,8 +180,7 @@ int cmdLoad(Context &c)
                         << " bad lines";
                 c.err().flush();
             }
-        },
-        &Context::interrupted());
+        });
     if (tty)
         c.err() << "\n";
     if (!report)

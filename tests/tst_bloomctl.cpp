@@ -1,0 +1,230 @@
+#include "localcluster.h"
+#include "testcluster.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QTest>
+
+#include <signal.h>
+
+using namespace bloom;
+
+/** bloomctl end to end against a LocalCluster: every command, its output formats and exit codes. */
+class TestBloomctl : public QObject {
+    Q_OBJECT
+private:
+    struct Run {
+        int code = -1;
+        QByteArray out, err;
+    };
+    LocalCluster mCluster;
+    QString mDb;
+
+    Run bloomctl(QStringList args, const QByteArray &input = {}, const QString &db = {})
+    {
+        args.prepend(db.isEmpty() ? mDb : db);
+        args.prepend(QStringLiteral("--db"));
+        QProcess p;
+        p.start(QStringLiteral(BLOOMCTL_PATH), args);
+        p.waitForStarted();
+        if (!input.isNull())
+            p.write(input);
+        p.closeWriteChannel();
+        Run r;
+        if (!p.waitForFinished(120000))
+            return r;
+        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+    static QJsonValue json(const Run &r) { return QJsonDocument::fromJson(r.out).isArray()
+                                                      ? QJsonValue(QJsonDocument::fromJson(r.out).array())
+                                                      : QJsonValue(QJsonDocument::fromJson(r.out).object()); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(test::startCluster(mCluster));
+        QVERIFY(mCluster.createDatabase(QStringLiteral("app")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("app"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        mDb = mCluster.connectionString(QStringLiteral("app"));
+    }
+
+    void checkAddCheck()
+    {
+        Run r = bloomctl({QStringLiteral("check"), QStringLiteral("ada"), QStringLiteral("grace")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("ada\tfree\ngrace\tfree\n"));
+        r = bloomctl({QStringLiteral("add"), QStringLiteral("Ada")});
+        QCOMPARE(r.code, 0);
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("ada"), QStringLiteral("grace")});
+        QCOMPARE(r.code, 0);
+        const QJsonArray a = json(r).toArray();
+        QCOMPARE(a.size(), 2);
+        QCOMPARE(a[0].toObject().value(QLatin1String("name")).toString(), QStringLiteral("ada"));
+        QCOMPARE(a[0].toObject().value(QLatin1String("verdict")).toString(), QStringLiteral("maybe"));
+        QCOMPARE(a[1].toObject().value(QLatin1String("verdict")).toString(), QStringLiteral("free"));
+    }
+
+    void stdinNames()
+    {
+        Run r = bloomctl({QStringLiteral("add"), QStringLiteral("-")}, "edsger\nbarbara\n\nStraße\n");
+        QCOMPARE(r.code, 5); // the empty line is reported, the rest added
+        QVERIFY(r.err.contains("stdin line 3"));
+        r = bloomctl({QStringLiteral("check"), QStringLiteral("-")}, "EDSGER\nbarbara\nSTRAßE\nnobody-here\n");
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("EDSGER\tmaybe\nbarbara\tmaybe\nSTRAßE\tmaybe\nnobody-here\tfree\n"));
+    }
+
+    void loadFile()
+    {
+        QTemporaryFile f;
+        QVERIFY(f.open());
+        for (int i = 0; i < 50000; ++i)
+            f.write("loaded" + QByteArray::number(i) + "\n");
+        f.write("bad\xff\n");
+        f.write("\n");
+        f.write("final\n");
+        f.close();
+        Run r = bloomctl({QStringLiteral("--json"), QStringLiteral("load"), f.fileName()});
+        QCOMPARE(r.code, 5);
+        const QJsonObject o = json(r).toObject();
+        QCOMPARE(o.value(QLatin1String("added")).toInt(), 50001);
+        QCOMPARE(o.value(QLatin1String("lines")).toInt(), 50003);
+        const QJsonArray bad = o.value(QLatin1String("bad_lines")).toArray();
+        QCOMPARE(bad.size(), 2);
+        QCOMPARE(bad[0].toObject().value(QLatin1String("line")).toInt(), 50001);
+        QVERIFY(r.err.contains("line 50001: the name is not valid UTF-8"));
+        QVERIFY(r.err.contains("line 50002: the name is empty"));
+        r = bloomctl({QStringLiteral("check"), QStringLiteral("loaded0"), QStringLiteral("loaded49999"),
+                      QStringLiteral("final")});
+        QCOMPARE(r.out, QByteArray("loaded0\tmaybe\nloaded49999\tmaybe\nfinal\tmaybe\n"));
+        r = bloomctl({QStringLiteral("load"), QStringLiteral("/no/such/file")});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("cannot read /no/such/file"));
+    }
+
+    void info()
+    {
+        Run r = bloomctl({QStringLiteral("--json"), QStringLiteral("info")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = json(r).toObject();
+        for (const char *key : {"table", "function", "chunks", "chunk_bits", "k", "set_bits", "fill", "estimated_fpr",
+                                "estimated_names", "table_bytes", "dead_tuples", "bloat", "last_autovacuum"})
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+        QCOMPARE(o.value(QLatin1String("table")).toString(), QStringLiteral("username_filter"));
+        QCOMPARE(o.value(QLatin1String("chunks")).toInt(), 131072);
+        QCOMPARE(o.value(QLatin1String("chunk_bits")).toInt(), 8192);
+        QCOMPARE(o.value(QLatin1String("k")).toInt(), 7);
+        const double names = o.value(QLatin1String("estimated_names")).toDouble();
+        QVERIFY2(std::abs(names - 50006) < 300, qPrintable(QString::number(names)));
+        r = bloomctl({QStringLiteral("info")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("[the reference filter]"));
+        QVERIFY(r.out.contains("dead tuples"));
+    }
+
+    void fillCsv()
+    {
+        Run r = bloomctl({QStringLiteral("fill"), QStringLiteral("--csv")});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 131073);
+        QCOMPARE(lines[0], QByteArray("chunk,set_bits"));
+        QCOMPARE(lines[71962 + 1].split(',').value(0), QByteArray("71962"));
+        QVERIFY(lines[71962 + 1].split(',').value(1).toInt() >= 7);
+    }
+
+    void fprAndSkew()
+    {
+        Run r = bloomctl({QStringLiteral("fpr")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("estimated FPR"));
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("fpr"), QStringLiteral("--sample"), QStringLiteral("5000")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(json(r).toObject().value(QLatin1String("probes")).toInt(), 5000);
+        r = bloomctl({QStringLiteral("fpr"), QStringLiteral("--sample"), QStringLiteral("0")});
+        QCOMPARE(r.code, 2);
+        r = bloomctl({QStringLiteral("skew")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("outliers: none"));
+    }
+
+    void chunkAndExplainDb()
+    {
+        Run r = bloomctl({QStringLiteral("--json"), QStringLiteral("chunk"), QStringLiteral("71962")});
+        QCOMPARE(r.code, 0);
+        const QJsonArray positions = json(r).toObject().value(QLatin1String("positions")).toArray();
+        for (int b : {619, 1835, 3259, 3422, 5396, 5977, 6900})
+            QVERIFY(positions.contains(b));
+        r = bloomctl({QStringLiteral("chunk"), QStringLiteral("131072")});
+        QCOMPARE(r.code, 5);
+        r = bloomctl({QStringLiteral("explain"), QStringLiteral("ada")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("verdict:           maybe taken"));
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("explain"), QStringLiteral("alan")});
+        QCOMPARE(json(r).toObject().value(QLatin1String("verdict")).toString(), QStringLiteral("free"));
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("explain"), QStringLiteral("İstanbul")});
+        const QJsonObject o = json(r).toObject();
+        QCOMPARE(o.value(QLatin1String("lowering")).toString(), QStringLiteral("server"));
+        QCOMPARE(o.value(QLatin1String("normalized")).toString(), QStringLiteral("istanbul"));
+    }
+
+    void initOtherGeometry()
+    {
+        Run r = bloomctl({QStringLiteral("--table"), QStringLiteral("small"), QStringLiteral("--function"),
+                          QStringLiteral("small_bits"), QStringLiteral("init"), QStringLiteral("--chunks"),
+                          QStringLiteral("256"), QStringLiteral("--chunk-bits"), QStringLiteral("1024"),
+                          QStringLiteral("--k"), QStringLiteral("4")});
+        QCOMPARE(r.code, 0);
+        r = bloomctl({QStringLiteral("--table"), QStringLiteral("small"), QStringLiteral("--function"),
+                      QStringLiteral("small_bits"), QStringLiteral("--json"), QStringLiteral("info")});
+        QCOMPARE(json(r).toObject().value(QLatin1String("chunks")).toInt(), 256);
+        QCOMPARE(json(r).toObject().value(QLatin1String("k")).toInt(), 4);
+        r = bloomctl({QStringLiteral("init")}); // the reference table exists already
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("already exists"));
+        r = bloomctl({QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1000")});
+        QCOMPARE(r.code, 2);
+    }
+
+    void errorExitCodes()
+    {
+        Run r = bloomctl({QStringLiteral("info")}, {}, QStringLiteral("host=127.0.0.1 port=1 connect_timeout=2"));
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("cannot reach the server"));
+        QVERIFY(r.err.contains("Fix:"));
+        r = bloomctl({QStringLiteral("--table"), QStringLiteral("missing"), QStringLiteral("info")});
+        QCOMPARE(r.code, 4);
+        QVERIFY(r.err.contains("no table \"missing\""));
+        r = bloomctl({QStringLiteral("check")});
+        QCOMPARE(r.code, 2);
+        r = bloomctl({QStringLiteral("check"), QString()});
+        QCOMPARE(r.code, 5);
+        r = bloomctl({QStringLiteral("info")}, {}, QStringLiteral("not a conninfo"));
+        QCOMPARE(r.code, 3);
+    }
+
+    void ctrlCCancels()
+    {
+        // A load reading stdin that never ends: Ctrl-C stops it with 130 and nothing half-written.
+        QProcess p;
+        p.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), mDb, QStringLiteral("load"), QStringLiteral("-")});
+        QVERIFY(p.waitForStarted());
+        p.write("interrupted-1\ninterrupted-2\n");
+        QTest::qWait(1500);
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY(p.readAllStandardError().contains("cancelled"));
+    }
+
+    void cleanupTestCase() { QVERIFY(mCluster.stop().ok()); }
+};
+
+QTEST_GUILESS_MAIN(TestBloomctl)
+#include "tst_bloomctl.moc"
