@@ -2,6 +2,7 @@
 
 #include "filtersql.h"
 #include "fprmodel.h"
+#include "maskbatch.h"
 #include "namereader.h"
 
 #include <QElapsedTimer>
@@ -118,6 +119,8 @@ FilterStore::FilterStore(Database &db, FilterRef ref)
     , mFunction(db.quoteIdentifier(mRef.function))
 {
 }
+
+FilterStore::~FilterStore() = default;
 
 Status FilterStore::requireAttached() const
 {
@@ -365,6 +368,8 @@ Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
+    if (placements.size() == 1)
+        return checkOne(placements.first());
     QList<bool> out;
     out.reserve(placements.size());
     const int k = mGeometry.k();
@@ -404,6 +409,45 @@ Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
             ErrorKind::Server,
             QStringLiteral("the check returned %1 answers for %2 names").arg(out.size()).arg(placements.size()));
     return out;
+}
+
+QString FilterStore::checkOneSql() const
+{
+    QStringList bits;
+    for (int i = 0; i < mGeometry.k(); ++i)
+        bits << QStringLiteral("get_bit(bits, $%1)").arg(i + 2);
+    return QStringLiteral("select %1 = 1 as maybe_taken from %2 where chunk = $1")
+        .arg(bits.join(QStringLiteral(" & ")), mTable);
+}
+
+Result<QList<bool>> FilterStore::checkOne(const Placement &p)
+{
+    // One indexed row read; the statement is prepared once per store and reused.
+    if (!mCheckOne) {
+        QStringList bits;
+        for (int i = 0; i < mGeometry.k(); ++i)
+            bits << QStringLiteral("get_bit(bits, ?)");
+        mCheckOne = std::make_unique<QSqlQuery>(mDb.db());
+        mCheckOne->setForwardOnly(true);
+        if (!mCheckOne->prepare(QStringLiteral("select %1 = 1 from %2 where chunk = ?")
+                                    .arg(bits.join(QStringLiteral(" & ")), mTable))) {
+            Error e = Database::queryError(*mCheckOne, QStringLiteral("preparing the check"));
+            mCheckOne.reset();
+            return e;
+        }
+    }
+    QSqlQuery &q = *mCheckOne;
+    for (int j = 0; j < p.k; ++j)
+        q.bindValue(j, int(p.positions[size_t(j)]));
+    q.bindValue(p.k, qint64(p.chunk));
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("checking a name in %1").arg(mTable));
+    if (!q.next())
+        return makeError(ErrorKind::ForeignFilter, QStringLiteral("chunk %1 has no row in %2").arg(p.chunk).arg(mTable),
+                         QStringLiteral("never answer 'free' from a filter with missing rows: restore them"));
+    const bool maybe = q.value(0).toBool();
+    q.finish();
+    return QList<bool>{maybe};
 }
 
 QString FilterStore::addSql() const
@@ -446,26 +490,11 @@ Result<qint64> FilterStore::addBulk(const QList<Placement> &placements)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
-    const qsizetype maskBytes = mGeometry.chunkBits() / 8;
-    std::vector<std::pair<quint32, QByteArray>> masks;
-    {
-        QHash<quint32, qsizetype> index;
-        for (const Placement &p : placements) {
-            auto it = index.find(p.chunk);
-            if (it == index.end()) {
-                it = index.insert(p.chunk, qsizetype(masks.size()));
-                masks.emplace_back(p.chunk, QByteArray(maskBytes, '\0'));
-            }
-            char *m = masks[size_t(*it)].second.data();
-            for (int j = 0; j < p.k; ++j) {
-                const int bit = p.positions[size_t(j)];
-                m[bit >> 3] = char(m[bit >> 3] | (0x80 >> (bit & 7)));
-            }
-        }
-    }
-    std::sort(masks.begin(), masks.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    MaskBatch batch(mGeometry);
+    for (const Placement &p : placements)
+        batch.add(p);
     qint64 updated = 0;
-    if (auto s = flushMasks(masks, &updated); !s)
+    if (auto s = flushMasks(batch, &updated); !s)
         return s.error();
     return updated;
 }

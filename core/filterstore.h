@@ -3,6 +3,7 @@
 #include "database.h"
 #include "geometry.h"
 #include "name.h"
+#include "namereader.h"
 #include "placement.h"
 #include "result.h"
 
@@ -12,13 +13,13 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <vector>
 
 class QIODevice;
+class QSqlQuery;
 
 namespace bloom {
-
-struct BadLine;
 
 /** Which table and function make up a filter (defaults: the reference names). */
 struct FilterRef {
@@ -55,6 +56,8 @@ struct TableHealth {
 };
 
 /** Where bulk loading is, for progress displays. */
+class MaskBatch;
+
 struct LoadProgress {
     qint64 linesRead = 0;
     qint64 namesAdded = 0;
@@ -69,6 +72,10 @@ struct LoadReport {
     qint64 batches = 0;
     QList<BadLine> bad;
     double seconds = 0;
+    // Where the time went, summed over batches.
+    double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
+    double copySeconds = 0;   ///< merging masks and COPYing them in
+    double updateSeconds = 0; ///< locking and updating the chunk rows, and the commit
 };
 
 /** Measured FPR on names that were never added, next to the estimate and the model. */
@@ -91,6 +98,7 @@ public:
     using ProgressFn = std::function<void(const LoadProgress &)>;
 
     FilterStore(Database &db, FilterRef ref);
+    ~FilterStore();
 
     /** A flag that, once true, makes every batch loop stop with a Cancelled error (Ctrl-C, a Cancel
      *  button); pair it with Database::cancel() for the statement running at that moment. */
@@ -130,6 +138,7 @@ public:
 
     /** The SQL each operation runs, for "show the SQL" in the GUI and confirmations. */
     QString checkSql() const;
+    QString checkOneSql() const;
     QString addSql() const;
 
 private:
@@ -137,7 +146,13 @@ private:
     bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }
     Error cancelledError(const QString &what) const;
     Status discover();
-    Status flushMasks(const std::vector<std::pair<quint32, QByteArray>> &masks, qint64 *updated);
+    Result<QList<bool>> checkOne(const Placement &p);
+    Status flushMasks(const MaskBatch &batch, qint64 *updated);
+    /** flushMasks() with the upper half of the chunks sent over a second connection in parallel. */
+    Status flushMasksParallel(MaskBatch &batch, qint64 *updated);
+    /** Timings of the last flushMasks(), for LoadReport. */
+    bool mTempBuffersSet = false;
+    double mLastCopySeconds = 0, mLastUpdateSeconds = 0, mLastMergeSeconds = 0;
 
     Database &mDb;
     FilterRef mRef;
@@ -146,6 +161,7 @@ private:
     Geometry mGeometry;
     bool mAttached = false;
     const std::atomic<bool> *mCancelFlag = nullptr;
+    std::unique_ptr<QSqlQuery> mCheckOne;
 };
 
 /** The names core uses to probe a filter's function when attaching. */

@@ -1,5 +1,6 @@
 // FilterStore's bulk path: merged per-chunk masks, binary COPY, one ordered UPDATE per batch.
 #include "filterstore.h"
+#include "maskbatch.h"
 #include "namereader.h"
 
 #include <QElapsedTimer>
@@ -10,76 +11,48 @@
 #include <libpq-fe.h>
 
 #include <memory>
+#include <thread>
 
 namespace bloom {
 
 namespace {
 
-void putBe16(QByteArray &out, quint16 v)
-{
-    const char b[2] = {char(v >> 8), char(v)};
-    out.append(b, 2);
-}
-
-void putBe32(QByteArray &out, quint32 v)
-{
-    const char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-    out.append(b, 4);
-}
-
-/** Sends `data` into a COPY ... FROM STDIN that is already running; returns libpq's error or empty. */
-QString copyIn(PGconn *pg, const QString &copySql, const QByteArray &data)
+/** Runs COPY ... FROM STDIN and streams the batch into it; returns the rows sent, or libpq's error. */
+Result<qint64> copyIn(PGconn *pg, const QString &copySql, const MaskBatch &batch)
 {
     std::unique_ptr<PGresult, decltype(&PQclear)> start(PQexec(pg, copySql.toUtf8().constData()), &PQclear);
     if (PQresultStatus(start.get()) != PGRES_COPY_IN)
-        return QString::fromUtf8(PQresultErrorMessage(start.get())).trimmed();
-    constexpr qsizetype Piece = 1 << 20;
-    for (qsizetype at = 0; at < data.size(); at += Piece) {
-        if (PQputCopyData(pg, data.constData() + at, int(qMin(Piece, data.size() - at))) != 1)
-            return QString::fromUtf8(PQerrorMessage(pg)).trimmed();
-    }
-    if (PQputCopyEnd(pg, nullptr) != 1)
-        return QString::fromUtf8(PQerrorMessage(pg)).trimmed();
-    QString error;
+        return makeError(ErrorKind::Server, QString::fromUtf8(PQresultErrorMessage(start.get())).trimmed());
+    const qint64 rows = batch.writeCopy([pg](const char *d, qsizetype n) { return PQputCopyData(pg, d, int(n)) == 1; });
+    const bool sent = rows >= 0;
+    PQputCopyEnd(pg, sent ? nullptr : "bloomscope: sending the batch failed");
+    QString error = sent ? QString() : QString::fromUtf8(PQerrorMessage(pg)).trimmed();
     while (PGresult *r = PQgetResult(pg)) {
         if (PQresultStatus(r) != PGRES_COMMAND_OK && error.isEmpty())
             error = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
         PQclear(r);
     }
-    return error;
+    if (!error.isEmpty())
+        return makeError(error.contains(QLatin1String("canceling statement")) ? ErrorKind::Cancelled
+                                                                              : ErrorKind::Server,
+                         QStringLiteral("COPY into the load table failed: %1").arg(error));
+    return rows;
 }
 
 } // namespace
 
-Status FilterStore::flushMasks(const std::vector<std::pair<quint32, QByteArray>> &masks, qint64 *updated)
+Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
 {
     *updated = 0;
-    if (masks.empty())
+    if (batch.isEmpty())
         return success();
-    // Binary COPY: header, then per row: 2 fields, int4 chunk, bit(B) as (int32 length in bits, bytes).
-    QByteArray data;
-    data.reserve(qsizetype(masks.size()) * (masks.front().second.size() + 18) + 21);
-    data.append("PGCOPY\n\377\r\n\0", 11);
-    putBe32(data, 0);
-    putBe32(data, 0);
-    for (const auto &[chunk, mask] : masks) {
-        putBe16(data, 2);
-        putBe32(data, 4);
-        putBe32(data, chunk);
-        putBe32(data, quint32(4 + mask.size()));
-        putBe32(data, mGeometry.chunkBits());
-        data.append(mask);
-    }
-    putBe16(data, 0xFFFF);
-
-    const QString lockSql =
-        QStringLiteral("select count(*) from (select 1 from %1 f where f.chunk in (select chunk from "
-                       "pg_temp.bloomscope_load) order by f.chunk for update of f) locked")
-            .arg(mTable);
+    qint64 expected = 0;
     const QString updateSql = QStringLiteral("update %1 f set bits = f.bits | l.mask from pg_temp.bloomscope_load l "
                                              "where f.chunk = l.chunk")
                                   .arg(mTable);
+    QElapsedTimer timer;
     for (int attempt = 1;; ++attempt) {
+        timer.start();
         QSqlDatabase &db = mDb.db();
         if (!db.transaction())
             return makeError(ErrorKind::Connection, QStringLiteral("cannot begin a transaction on %1").arg(mTable));
@@ -90,39 +63,48 @@ Status FilterStore::flushMasks(const std::vector<std::pair<quint32, QByteArray>>
             failure = std::move(e);
             failed = true;
         };
-        if (!q.exec(QStringLiteral("create temp table bloomscope_load (chunk int, mask bit(%1)) on commit drop")
+        // The load table is written in chunk order and read in that order by a nested loop over the
+        // primary key: rows are then updated (and locked) in chunk order, so two loaders never
+        // deadlock, and nothing spills to disk the way a 128 MiB hash join would.
+        if (!mTempBuffersSet) {
+            (void)q.exec(QStringLiteral("set temp_buffers = '256MB'")); // only before the first temp table
+            mTempBuffersSet = true;
+        }
+        if (!q.exec(QStringLiteral("set local enable_hashjoin = off")) ||
+            !q.exec(QStringLiteral("set local enable_mergejoin = off")))
+            fail(Database::queryError(q, QStringLiteral("setting up the load")));
+        if (!failed &&
+            !q.exec(QStringLiteral("create temp table bloomscope_load (chunk int, mask bit(%1)) on commit drop")
                         .arg(mGeometry.chunkBits())))
             fail(Database::queryError(q, QStringLiteral("creating the load table")));
         if (!failed) {
             q.finish();
-            const QString err = copyIn(mDb.pgconn(),
-                                       QStringLiteral("copy pg_temp.bloomscope_load from stdin "
-                                                      "(format binary)"),
-                                       data);
-            if (!err.isEmpty())
-                fail(
-                    err.contains(QLatin1String("canceling statement"))
-                        ? makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled"))
-                        : makeError(ErrorKind::Server, QStringLiteral("COPY into the load table failed: %1").arg(err)));
+            auto rows =
+                copyIn(mDb.pgconn(), QStringLiteral("copy pg_temp.bloomscope_load from stdin (format binary)"), batch);
+            if (rows)
+                expected = *rows;
+            else
+                fail(rows.error());
         }
-        // Lock the target rows in chunk order, so concurrent loaders never deadlock on each other.
-        if (!failed && !q.exec(lockSql))
-            fail(Database::queryError(q, QStringLiteral("locking chunks of %1").arg(mTable)));
+        mLastCopySeconds = double(timer.nsecsElapsed()) / 1e9;
+        timer.start();
         q.finish();
         if (!failed && !q.exec(updateSql))
             fail(Database::queryError(q, QStringLiteral("updating %1").arg(mTable)));
-        if (!failed && q.numRowsAffected() != qint64(masks.size()))
+        if (!failed && q.numRowsAffected() != expected)
             fail(makeError(ErrorKind::ForeignFilter,
                            QStringLiteral("%1 of %2 chunks of the batch have a row in %3")
                                .arg(q.numRowsAffected())
-                               .arg(masks.size())
+                               .arg(expected)
                                .arg(mTable),
                            QStringLiteral("restore the missing chunk rows; nothing of this batch was written")));
         if (!failed) {
             *updated = q.numRowsAffected();
             q.finish();
-            if (db.commit())
+            if (db.commit()) {
+                mLastUpdateSeconds = double(timer.nsecsElapsed()) / 1e9;
                 return success();
+            }
             fail(makeError(ErrorKind::Server, QStringLiteral("commit of the batch failed")));
         }
         q.finish();
@@ -135,6 +117,42 @@ Status FilterStore::flushMasks(const std::vector<std::pair<quint32, QByteArray>>
     }
 }
 
+Status FilterStore::flushMasksParallel(MaskBatch &batch, qint64 *updated)
+{
+    // Two backends update disjoint chunk ranges at once (the server-side work is CPU-bound). Each
+    // half is its own transaction: a failure of either fails the load, and running it again is
+    // harmless because OR is idempotent.
+    constexpr qsizetype ParallelFrom = 50'000;
+    if (batch.names() < ParallelFrom || mGeometry.chunks() < 2)
+        return flushMasks(batch, updated);
+    MaskBatch upper = batch.splitFrom(mGeometry.chunks() / 2);
+    Status other = success();
+    qint64 otherUpdated = 0;
+    double otherUpdateSeconds = 0;
+    std::thread worker([&] {
+        auto db = Database::open(mDb.spec());
+        if (!db) {
+            other = db.error();
+            return;
+        }
+        FilterStore helper(**db, mRef);
+        helper.mGeometry = mGeometry;
+        helper.mAttached = true;
+        helper.mCancelFlag = mCancelFlag;
+        other = helper.flushMasks(upper, &otherUpdated);
+        otherUpdateSeconds = helper.mLastUpdateSeconds;
+    });
+    Status mine = flushMasks(batch, updated);
+    worker.join();
+    mLastUpdateSeconds = qMax(mLastUpdateSeconds, otherUpdateSeconds);
+    if (!mine)
+        return mine;
+    if (!other)
+        return other;
+    *updated += otherUpdated;
+    return success();
+}
+
 Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, qsizetype batchNames)
 {
     if (auto s = requireAttached(); !s)
@@ -143,16 +161,21 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     timer.start();
     NameReader reader(in);
     LoadReport report;
-    QList<Placement> pending;
+    MaskBatch pending(mGeometry);
     QList<QByteArray> names;
     const auto flush = [&]() -> Status {
         if (pending.isEmpty())
             return success();
-        auto updated = addBulk(pending);
-        if (!updated)
-            return updated.error();
-        report.namesAdded += pending.size();
-        report.chunksUpdated += *updated;
+        QElapsedTimer flushTimer;
+        flushTimer.start();
+        qint64 updated = 0;
+        const qsizetype batchSize = pending.names(); // before the parallel flush splits it
+        if (auto s = flushMasksParallel(pending, &updated); !s)
+            return s;
+        report.updateSeconds += mLastUpdateSeconds;
+        report.copySeconds += double(flushTimer.nsecsElapsed()) / 1e9 - mLastUpdateSeconds;
+        report.namesAdded += batchSize;
+        report.chunksUpdated += updated;
         ++report.batches;
         pending.clear();
         return success();
@@ -165,6 +188,8 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         };
         if (cancelled())
             return stop();
+        QElapsedTimer readTimer;
+        readTimer.start();
         names.clear();
         more = reader.next(100'000, names);
         if (cancelled()) // an interrupted read looks like the end of input: do not flush a partial batch
@@ -172,13 +197,15 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         auto placed = place(names);
         if (!placed)
             return placed.error();
-        pending.append(*placed);
-        if (pending.size() >= batchNames || !more) {
+        for (const Placement &p : *placed)
+            pending.add(p);
+        report.readSeconds += double(readTimer.nsecsElapsed()) / 1e9;
+        if (pending.names() >= batchNames || !more) {
             if (auto s = flush(); !s)
                 return s.error();
         }
         if (progress)
-            progress(LoadProgress{reader.linesRead(), report.namesAdded + pending.size(),
+            progress(LoadProgress{reader.linesRead(), report.namesAdded + pending.names(),
                                   qint64(reader.badLines().size()), reader.bytesRead()});
     }
     report.lines = reader.linesRead();

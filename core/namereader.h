@@ -20,6 +20,7 @@ struct BadLine {
 class NameReader {
 public:
     static constexpr qsizetype MaxNameBytes = 1 << 20;
+    static constexpr qsizetype BlockSize = 1 << 20;
 
     explicit NameReader(QIODevice *in)
         : mIn(in)
@@ -34,7 +35,14 @@ public:
     const QList<BadLine> &badLines() const { return mBad; }
 
 private:
+    bool fillBuffer();
+    void take(QByteArrayView line, QList<QByteArray> &out, qsizetype &taken);
+
     QIODevice *mIn;
+    QByteArray mBuffer;
+    qsizetype mPos = 0;
+    bool mEof = false;
+    bool mSkippingLongLine = false;
     qint64 mLine = 0;
     qint64 mBytes = 0;
     QList<BadLine> mBad;

@@ -41,9 +41,11 @@ private:
         r.err = p.readAllStandardError();
         return r;
     }
-    static QJsonValue json(const Run &r) { return QJsonDocument::fromJson(r.out).isArray()
-                                                      ? QJsonValue(QJsonDocument::fromJson(r.out).array())
-                                                      : QJsonValue(QJsonDocument::fromJson(r.out).object()); }
+    static QJsonValue json(const Run &r)
+    {
+        return QJsonDocument::fromJson(r.out).isArray() ? QJsonValue(QJsonDocument::fromJson(r.out).array())
+                                                        : QJsonValue(QJsonDocument::fromJson(r.out).object());
+    }
 
 private slots:
     void initTestCase()
@@ -61,7 +63,8 @@ private slots:
         QCOMPARE(r.out, QByteArray("ada\tfree\ngrace\tfree\n"));
         r = bloomctl({QStringLiteral("add"), QStringLiteral("Ada")});
         QCOMPARE(r.code, 0);
-        r = bloomctl({QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("ada"), QStringLiteral("grace")});
+        r = bloomctl(
+            {QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("ada"), QStringLiteral("grace")});
         QCOMPARE(r.code, 0);
         const QJsonArray a = json(r).toArray();
         QCOMPARE(a.size(), 2);
@@ -144,7 +147,8 @@ private slots:
         Run r = bloomctl({QStringLiteral("fpr")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("estimated FPR"));
-        r = bloomctl({QStringLiteral("--json"), QStringLiteral("fpr"), QStringLiteral("--sample"), QStringLiteral("5000")});
+        r = bloomctl(
+            {QStringLiteral("--json"), QStringLiteral("fpr"), QStringLiteral("--sample"), QStringLiteral("5000")});
         QCOMPARE(r.code, 0);
         QCOMPARE(json(r).toObject().value(QLatin1String("probes")).toInt(), 5000);
         r = bloomctl({QStringLiteral("fpr"), QStringLiteral("--sample"), QStringLiteral("0")});
@@ -213,7 +217,8 @@ private slots:
     {
         // A load reading stdin that never ends: Ctrl-C stops it with 130 and nothing half-written.
         QProcess p;
-        p.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), mDb, QStringLiteral("load"), QStringLiteral("-")});
+        p.start(QStringLiteral(BLOOMCTL_PATH),
+                {QStringLiteral("--db"), mDb, QStringLiteral("load"), QStringLiteral("-")});
         QVERIFY(p.waitForStarted());
         p.write("interrupted-1\ninterrupted-2\n");
         QTest::qWait(1500);

@@ -4,11 +4,12 @@
 #include "connectionspec.h"
 #include "name.h"
 #include "namereader.h"
+#include "stdindevice.h"
 
 #include <QFile>
 
-#include <signal.h>
 #include <cstdio>
+#include <signal.h>
 
 namespace bloom::cli {
 
@@ -209,9 +210,7 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
     *hadBad = false;
     const QStringList words = mArgs.positional.mid(firstIndex);
     if (words == QStringList{QStringLiteral("-")}) {
-        QFile in;
-        if (!in.open(stdin, QIODevice::ReadOnly))
-            return out;
+        StdinDevice in;
         NameReader reader(&in);
         while (reader.next(1 << 20, out)) {
         }

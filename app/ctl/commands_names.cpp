@@ -4,6 +4,7 @@
 
 #include "explanation.h"
 #include "namereader.h"
+#include "stdindevice.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -165,22 +166,23 @@ int cmdLoad(Context &c)
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
-    QFile in;
     const QString path = a.positional[1];
-    const bool ok = path == QLatin1String("-") ? in.open(stdin, QIODevice::ReadOnly)
-                                               : (in.setFileName(path), in.open(QIODevice::ReadOnly));
-    if (!ok)
-        return c.fail(makeError(ErrorKind::Io, QStringLiteral("cannot read %1: %2").arg(path, in.errorString())));
+    QFile file(path);
+    StdinDevice stdinDevice;
+    QIODevice *in = &stdinDevice;
+    if (path != QLatin1String("-")) {
+        if (!file.open(QIODevice::ReadOnly))
+            return c.fail(makeError(ErrorKind::Io, QStringLiteral("cannot read %1: %2").arg(path, file.errorString())));
+        in = &file;
+    }
     const bool tty = ::isatty(STDERR_FILENO) == 1;
-    auto report = (*store)->load(
-        &in,
-        [&c, tty](const LoadProgress &p) {
-            if (tty) {
-                c.err() << "\rloading: " << p.linesRead << " lines read, " << p.namesAdded << " names, " << p.badLines
-                        << " bad lines";
-                c.err().flush();
-            }
-        });
+    auto report = (*store)->load(in, [&c, tty](const LoadProgress &p) {
+        if (tty) {
+            c.err() << "\rloading: " << p.linesRead << " lines read, " << p.namesAdded << " names, " << p.badLines
+                    << " bad lines";
+            c.err().flush();
+        }
+    });
     if (tty)
         c.err() << "\n";
     if (!report)

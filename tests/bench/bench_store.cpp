@@ -1,0 +1,182 @@
+// The filter store against the reference SQL, side by side on one private server, in one run:
+//   load of N names (default 1,000,000) vs the reference per-name UPDATE ... FROM username_bits(name)
+//   check latency p50/p99 and throughput vs the reference check query
+//   fill (per-chunk bit_count) vs the reference FPR estimate query
+//
+//   build/tests/bench/bench_store [NAMES] [REFERENCE_SAMPLE]
+#include "connectionspec.h"
+#include "database.h"
+#include "filtersql.h"
+#include "filterstore.h"
+#include "localcluster.h"
+#include "pgconn.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace bloom;
+
+namespace {
+
+[[noreturn]] void die(const QString &why)
+{
+    std::fprintf(stderr, "bench_store: %s\n", qPrintable(why));
+    std::exit(1);
+}
+
+std::unique_ptr<Database> open(const LocalCluster &c, const QString &db)
+{
+    auto d = Database::open(*ConnectionSpec::parse(c.connectionString(db)));
+    if (!d)
+        die(d.error().toString());
+    return std::move(d).value();
+}
+
+QByteArray name(qint64 i)
+{
+    return "bench-user-" + QByteArray::number(i * 2654435761 % 1000000007);
+}
+
+double seconds(const QElapsedTimer &t)
+{
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    return v[size_t(p * double(v.size() - 1))];
+}
+
+/** Runs a prepared one-parameter statement through libpq and returns its latency in microseconds. */
+double timedPrepared(PGconn *pg, const char *stmt, const QByteArray &param)
+{
+    QElapsedTimer t;
+    t.start();
+    const char *values[1] = {param.constData()};
+    PGresult *r = PQexecPrepared(pg, stmt, 1, values, nullptr, nullptr, 0);
+    const ExecStatusType st = PQresultStatus(r);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        die(QString::fromUtf8(PQresultErrorMessage(r)));
+    PQclear(r);
+    return double(t.nsecsElapsed()) / 1e3;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const qint64 names = argc > 1 ? QByteArray(argv[1]).toLongLong() : 1'000'000;
+    const qint64 refSample = argc > 2 ? QByteArray(argv[2]).toLongLong() : 20'000;
+
+    LocalCluster cluster;
+    if (auto s = cluster.start(); !s)
+        die(s.error().toString());
+    for (const char *db : {"ours", "reference"}) {
+        if (!cluster.createDatabase(QString::fromLatin1(db)))
+            die(QStringLiteral("createdb"));
+        if (!cluster.exec(QString::fromLatin1(db), sqlResource(QStringLiteral("reference.sql"))))
+            die(QStringLiteral("reference.sql"));
+        // Settle the fresh tables now, so autovacuum does not run in the middle of a measurement.
+        if (!cluster.exec(QString::fromLatin1(db), QStringLiteral("vacuum (analyze, freeze) username_filter")))
+            die(QStringLiteral("vacuum"));
+    }
+    (void)cluster.exec(QStringLiteral("postgres"), QStringLiteral("checkpoint"));
+    std::printf("server: PostgreSQL on a private LocalCluster (loopback, fsync off); %lld names\n\n", qlonglong(names));
+
+    // ---- load ----------------------------------------------------------------------------------
+    QByteArray file;
+    for (qint64 i = 0; i < names; ++i)
+        file += name(i) + '\n';
+    auto db = open(cluster, QStringLiteral("ours"));
+    FilterStore store(*db, FilterRef{});
+    if (auto s = store.attach(); !s)
+        die(s.error().toString());
+    QBuffer buf(&file);
+    buf.open(QIODevice::ReadOnly);
+    QElapsedTimer t;
+    t.start();
+    auto report = store.load(&buf);
+    const double ourLoad = seconds(t);
+    if (!report)
+        die(report.error().toString());
+
+    PgConn ref(cluster.connectionString(QStringLiteral("reference")));
+    PQclear(PQprepare(ref.handle(), "add",
+                      "update username_filter f set bits = f.bits | b.mask from username_bits($1) b "
+                      "where f.chunk = b.chunk",
+                      1, nullptr));
+    t.restart();
+    for (qint64 i = 0; i < refSample; ++i)
+        timedPrepared(ref.handle(), "add", name(i));
+    const double refPerName = seconds(t) / double(refSample);
+    const double refLoad = refPerName * double(names);
+    std::printf("load     bloomctl load: %.2f s for %lld names (%.0f names/s, %lld batch(es))\n", ourLoad,
+                qlonglong(names), double(names) / ourLoad, qlonglong(report->batches));
+    std::printf("         stages: read+place %.2f s, merge+COPY %.2f s, lock+UPDATE+commit %.2f s\n",
+                report->readSeconds, report->copySeconds, report->updateSeconds);
+    std::printf("         reference per-name UPDATE ... FROM username_bits(name): %.1f us a name "
+                "(%lld-name sample) = %.1f s for %lld names\n",
+                refPerName * 1e6, qlonglong(refSample), refLoad, qlonglong(names));
+    std::printf("         ratio: load is %.1fx faster than the reference\n\n", refLoad / ourLoad);
+
+    // ---- check ---------------------------------------------------------------------------------
+    const int checks = 20000;
+    std::vector<double> ours, theirs;
+    PQclear(PQprepare(ref.handle(), "check",
+                      "select bits & mask = mask as maybe_taken from username_filter join username_bits($1) "
+                      "using (chunk)",
+                      1, nullptr));
+    QElapsedTimer wall;
+    wall.start();
+    for (int i = 0; i < checks; ++i) {
+        const QByteArray n = i % 2 ? name(i) : "free-" + QByteArray::number(i);
+        QElapsedTimer one;
+        one.start();
+        auto placed = store.place({n});
+        auto v = store.check(*placed);
+        if (!v)
+            die(v.error().toString());
+        ours.push_back(double(one.nsecsElapsed()) / 1e3);
+    }
+    const double ourCheckSecs = seconds(wall);
+    wall.restart();
+    for (int i = 0; i < checks; ++i)
+        theirs.push_back(timedPrepared(ref.handle(), "check", i % 2 ? name(i) : "free-" + QByteArray::number(i)));
+    const double refCheckSecs = seconds(wall);
+    std::printf(
+        "check    core (QPSQL, client placement, get_bit on one row): p50 %.0f us, p99 %.0f us, %.0f checks/s\n",
+        percentile(ours, 0.5), percentile(ours, 0.99), checks / ourCheckSecs);
+    std::printf("         reference check query (libpq, username_bits on the server): p50 %.0f us, p99 %.0f us, "
+                "%.0f checks/s\n",
+                percentile(theirs, 0.5), percentile(theirs, 0.99), checks / refCheckSecs);
+    std::printf("         ratio: p50 %.2fx, throughput %.2fx of the reference\n\n",
+                percentile(theirs, 0.5) / percentile(ours, 0.5), refCheckSecs / ourCheckSecs);
+
+    // ---- fill vs estimate ----------------------------------------------------------------------
+    std::vector<double> fills, estimates;
+    for (int i = 0; i < 7; ++i) {
+        t.restart();
+        if (!store.fill())
+            die(QStringLiteral("fill"));
+        fills.push_back(seconds(t));
+        t.restart();
+        if (!store.referenceEstimate())
+            die(QStringLiteral("estimate"));
+        estimates.push_back(seconds(t));
+    }
+    const double fillMed = percentile(fills, 0.5), estMed = percentile(estimates, 0.5);
+    std::printf("fill     per-chunk bit_count of 131,072 chunks: median %.0f ms of 7\n", fillMed * 1e3);
+    std::printf("         reference estimate avg(power(bit_count(bits) / 8192.0, 7)): median %.0f ms of 7\n",
+                estMed * 1e3);
+    std::printf("         ratio: fill costs %.2fx the reference estimate\n", fillMed / estMed);
+    return 0;
+}
