@@ -70,7 +70,10 @@ SkewReport analyzeSkew(const FillSnapshot &fill, int maxBins, int maxOutliers)
 
     const quint32 lo = *std::min_element(bits.begin(), bits.end());
     const quint32 hi = *std::max_element(bits.begin(), bits.end());
-    const quint32 width = qMax<quint32>(1, (hi - lo + quint32(maxBins)) / quint32(maxBins));
+    quint32 width = qMax<quint32>(1, (hi - lo + quint32(maxBins)) / quint32(maxBins));
+    // Few names a chunk put set bits on a comb near multiples of k: bins of a multiple of k avoid aliasing.
+    if (width * 2 >= quint32(k))
+        width = (width + quint32(k) - 1) / quint32(k) * quint32(k);
     for (quint32 at = lo; at <= hi; at += width)
         r.bins.append(SkewBin{at, qMin(hi, at + width - 1), 0, 0});
     for (quint32 s : bits)

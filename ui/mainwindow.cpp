@@ -1,48 +1,355 @@
 #include "mainwindow.h"
 
-#include "explanation.h"
-#include "name.h"
+#include "connect/connectdialog.h"
+#include "connect/demorunner.h"
+#include "fpr/fprview.h"
+#include "heatmap/chunkgridwidget.h"
+#include "heatmap/heatmapwidget.h"
+#include "heatmap/skewchart.h"
+#include "session/filtersession.h"
+#include "step/stepthroughview.h"
 
-#include <QFontDatabase>
+#include <QApplication>
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
-#include <QPlainTextEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace bloom {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
 {
-    setWindowTitle(tr("Bloomscope"));
+    mSession = new FilterSession(this);
+    mBanner = new QLabel(this);
+    mBanner->setObjectName(QStringLiteral("environmentBanner"));
+    mBanner->setAlignment(Qt::AlignCenter);
+    mBanner->hide();
+
+    // Heatmap tab: the picture, its legend, a summary line, and the fill histogram beside the model.
+    auto *heatTab = new QWidget(this);
+    mHeatmap = new HeatmapWidget(heatTab);
+    mLegend = new HeatmapLegend(heatTab);
+    mSummary = new QLabel(heatTab);
+    mSummary->setObjectName(QStringLiteral("heatmapSummary"));
+    mSummary->setWordWrap(true);
+    mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    mHover = new QLabel(tr("Hover over a chunk; click it to see its bits. Wheel zooms, drag pans, double click fits."),
+                        heatTab);
+    mSkew = new SkewChart(heatTab);
+    auto *heatSplit = new QSplitter(Qt::Horizontal, heatTab);
+    auto *left = new QWidget(heatSplit);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(mHeatmap, 1);
+    leftLayout->addWidget(mLegend);
+    leftLayout->addWidget(mHover);
+    heatSplit->addWidget(left);
+    heatSplit->addWidget(mSkew);
+    heatSplit->setStretchFactor(0, 3);
+    heatSplit->setStretchFactor(1, 2);
+    mSkew->setMinimumWidth(360);
+    heatSplit->setSizes({820, 420});
+    auto *heatLayout = new QVBoxLayout(heatTab);
+    heatLayout->addWidget(mSummary);
+    heatLayout->addWidget(heatSplit, 1);
+
+    mFpr = new FprView(this);
+    mStep = new StepThroughView(this);
+    mStep->setSession(mSession);
+
+    auto *chunkTab = new QWidget(this);
+    mChunk = new ChunkGridWidget(chunkTab);
+    mChunkLabel = new QLabel(tr("Click a chunk in the heatmap."), chunkTab);
+    mChunkLabel->setObjectName(QStringLiteral("chunkLabel"));
+    auto *chunkLayout = new QVBoxLayout(chunkTab);
+    chunkLayout->addWidget(mChunkLabel);
+    chunkLayout->addWidget(mChunk, 1);
+
+    mTabs = new QTabWidget(this);
+    mTabs->addTab(heatTab, tr("Heatmap"));
+    mTabs->addTab(mFpr, tr("FPR"));
+    mTabs->addTab(mStep, tr("Step-through"));
+    mTabs->addTab(chunkTab, tr("Chunk"));
+
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
-    layout->addWidget(new QLabel(tr("Name:"), central));
-    mName = new QLineEdit(central);
-    mName->setPlaceholderText(tr("type a username, e.g. ada"));
-    layout->addWidget(mName);
-    mText = new QPlainTextEdit(central);
-    mText->setReadOnly(true);
-    mText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    layout->addWidget(mText, 1);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(mBanner);
+    layout->addWidget(mTabs, 1);
     setCentralWidget(central);
-    connect(mName, &QLineEdit::textChanged, this, &MainWindow::updateExplanation);
-    resize(900, 520);
+
+    mTimer = new QTimer(this);
+    mInterval = new QSpinBox(this);
+    mInterval->setObjectName(QStringLiteral("refreshInterval"));
+    mInterval->setRange(1, 3600);
+    mInterval->setSuffix(tr(" s"));
+    mPause = new QCheckBox(tr("Pause"), this);
+    auto *bar = addToolBar(tr("Refresh"));
+    bar->setMovable(false);
+    bar->addWidget(new QLabel(tr(" Refresh every "), this));
+    bar->addWidget(mInterval);
+    bar->addWidget(mPause);
+    QAction *now = bar->addAction(tr("Refresh now"));
+    connect(now, &QAction::triggered, mSession, &FilterSession::refresh);
+    connect(mInterval, &QSpinBox::valueChanged, this, [this](int s) { mTimer->setInterval(s * 1000); });
+    connect(mPause, &QCheckBox::toggled, this, [this](bool paused) { paused ? mTimer->stop() : mTimer->start(); });
+    connect(mTimer, &QTimer::timeout, this, [this] {
+        if (mSession->isOpen() || !mSpec.toConninfo().isEmpty())
+            mSession->refresh(); // skipped while one is still running
+    });
+    setRefreshInterval(5);
+
+    mStatus = new QLabel(tr("Not connected."), this);
+    mStatus->setObjectName(QStringLiteral("status"));
+    statusBar()->addWidget(mStatus, 1);
+
+    connect(mSession, &FilterSession::opened, this, &MainWindow::opened);
+    connect(mSession, &FilterSession::refreshed, this, &MainWindow::onRefreshed);
+    connect(mSession, &FilterSession::failed, this, &MainWindow::onFailed);
+    connect(mSession, &FilterSession::openFailed, this,
+            [this](const Error &e) { mStatus->setText(tr("Could not open the filter: %1").arg(e.toString())); });
+    connect(mSession, &FilterSession::chunkReady, this, [this](quint32 c, const QByteArray &bits) {
+        mChunk->setChunk(c, bits);
+        mChunkLabel->setText(tr("Chunk %1: %2 of %3 bits set").arg(c).arg(bits.count('1')).arg(bits.size()));
+    });
+    connect(mHeatmap, &HeatmapWidget::hovered, this, [this](qint64 c) {
+        if (c >= 0)
+            mHover->setText(mHeatmap->describeChunk(quint32(c)));
+    });
+    connect(mHeatmap, &HeatmapWidget::chunkClicked, this, [this](quint32 c) {
+        showChunk(c);
+        mTabs->setCurrentIndex(3);
+    });
+    buildMenus();
+    updateTitle();
+    resize(1280, 800);
 }
 
-void MainWindow::setName(const QString &name)
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
 {
-    mName->setText(name);
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Connect..."), QKeySequence::Open, this, &MainWindow::showConnectDialog);
+    file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+
+    QMenu *admin = menuBar()->addMenu(tr("&Admin"));
+    mAdminAction = admin->addAction(tr("Admin &mode (allow writes)"));
+    mAdminAction->setCheckable(true);
+    connect(mAdminAction, &QAction::toggled, this, &MainWindow::setAdminMode);
+    admin->addSeparator();
+    mWriteActions << admin->addAction(tr("&Add a name..."), this, &MainWindow::addName);
+    mWriteActions << admin->addAction(tr("&Load names from a file..."), this, &MainWindow::loadFile);
+    admin->addAction(tr("&Sample the measured FPR..."), this, &MainWindow::sampleFpr);
+    admin->addSeparator();
+    QAction *rebuild = admin->addAction(tr("&Rebuild with more chunks... (coming)"));
+    rebuild->setEnabled(false);
+    QAction *swap = admin->addAction(tr("S&wap in a rebuilt filter... (coming)"));
+    swap->setEnabled(false);
+    for (QAction *a : mWriteActions)
+        a->setEnabled(false);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Heatmap"), this, [this] { mTabs->setCurrentIndex(0); });
+    view->addAction(tr("&FPR"), this, [this] { mTabs->setCurrentIndex(1); });
+    view->addAction(tr("&Step-through"), this, [this] { mTabs->setCurrentIndex(2); });
+    view->addAction(tr("&Chunk"), this, [this] { mTabs->setCurrentIndex(3); });
 }
 
-void MainWindow::updateExplanation()
+void MainWindow::connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile)
 {
-    const QString name = mName->text();
-    if (auto s = validateName(name.toUtf8()); !s) {
-        mText->setPlainText(s.error().toString());
+    mSpec = spec;
+    mRef = ref;
+    mProfile = profile;
+    mStatus->setText(tr("Connecting to %1...").arg(spec.describe()));
+    mSession->open(spec, ref, !mAdmin);
+}
+
+void MainWindow::startDemo(qint64 names)
+{
+    if (!mDemo) {
+        mDemo = new DemoRunner(this);
+        connect(mDemo, &DemoRunner::failed, this, [this](const Error &e) {
+            mStatus->setText(tr("The demo database did not start: %1").arg(e.toString()));
+            emit failedToStart(e.toString());
+        });
+    }
+    auto *progress = new QProgressDialog(
+        tr("Starting a private PostgreSQL and loading %L1 generated names...").arg(names), tr("Cancel"), 0, 1000, this);
+    progress->setWindowTitle(tr("Demo database"));
+    progress->setMinimumDuration(0);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    connect(progress, &QProgressDialog::canceled, mDemo, &DemoRunner::cancel);
+    connect(mDemo, &DemoRunner::progress, progress, [progress](qint64 done, qint64 total) {
+        progress->setValue(int(1000.0 * double(done) / double(qMax<qint64>(1, total))));
+    });
+    connect(mDemo, &DemoRunner::ready, progress, &QWidget::close);
+    connect(mDemo, &DemoRunner::failed, progress, &QWidget::close);
+    connect(
+        mDemo, &DemoRunner::ready, this,
+        [this](const QString &conninfo) {
+            Profile demo;
+            demo.name = tr("demo");
+            demo.environment = QStringLiteral("development");
+            connectTo(*ConnectionSpec::parse(conninfo), FilterRef{}, demo);
+        },
+        Qt::SingleShotConnection);
+    mStatus->setText(tr("Starting the demo database..."));
+    mDemo->start(names);
+}
+
+bool MainWindow::showView(const QString &view)
+{
+    static const QStringList views{QStringLiteral("heatmap"), QStringLiteral("fpr"), QStringLiteral("step"),
+                                   QStringLiteral("chunk")};
+    const qsizetype i = views.indexOf(view);
+    if (i < 0)
+        return false;
+    mTabs->setCurrentIndex(int(i));
+    return true;
+}
+
+void MainWindow::setRefreshInterval(int seconds)
+{
+    mInterval->setValue(seconds);
+    mTimer->setInterval(seconds * 1000);
+}
+
+void MainWindow::showChunk(quint32 chunk)
+{
+    mChunkLabel->setText(tr("Chunk %1: fetching...").arg(chunk));
+    mSession->chunk(chunk);
+}
+
+QString MainWindow::statusText() const
+{
+    return mStatus->text();
+}
+
+void MainWindow::opened(const FilterSummary &s)
+{
+    mFpr->setGeometry(s.geometry);
+    mStatus->setText(tr("Attached to %1 on %2 (PostgreSQL %3): %4")
+                         .arg(s.ref.table, s.where, s.serverVersion, s.geometry.describe()));
+    updateTitle();
+    if (!mPause->isChecked())
+        mTimer->start();
+    mSession->refresh();
+}
+
+void MainWindow::onRefreshed(const FillResult &r)
+{
+    ++mRefreshes;
+    mHeatmap->setResult(r);
+    mLegend->setScale(r.scaleMax, r.fill.geometry.chunkBits(), r.fill.geometry.k());
+    mSkew->setReport(r.skew);
+    const double names = r.fill.estimatedNames();
+    mFpr->addMeasurement(r.fill.takenAt, r.fill.estimatedFpr(), names);
+
+    std::vector<quint32> order(r.fill.setBits.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = quint32(i);
+    const size_t top = qMin<size_t>(5, order.size());
+    std::partial_sort(order.begin(), order.begin() + qsizetype(top), order.end(),
+                      [&r](quint32 a, quint32 b) { return r.fill.setBits[a] > r.fill.setBits[b]; });
+    QStringList fullest;
+    for (size_t i = 0; i < top; ++i)
+        fullest << tr("%1 (%2)").arg(order[i]).arg(r.fill.setBits[order[i]]);
+    const double fpr = r.fill.estimatedFpr();
+    mSummary->setText(
+        tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
+           "FPR <b>%6</b> (1 in %L7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
+           "%10 outlier(s)")
+            .arg(r.fill.setBits.size())
+            .arg(r.fill.meanFill() * 100, 0, 'f', 3)
+            .arg(r.fill.minSetBits())
+            .arg(r.fill.maxSetBits())
+            .arg(r.fill.geometry.chunkBits())
+            .arg(fpr, 0, 'g', 3)
+            .arg(fpr > 0 ? qRound64(1.0 / fpr) : 0)
+            .arg(qRound64(names))
+            .arg(fullest.join(QStringLiteral(", ")))
+            .arg(r.skew.outlierCount));
+    mStatus->setStyleSheet(QString());
+    mStatus->setText(tr("%1 on %2 &mdash; refreshed %3 in %4 ms (every %5 s%6)")
+                         .arg(mSession->summary().ref.table, mSession->summary().where,
+                              QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat))
+                         .arg(r.fill.elapsedMs)
+                         .arg(mInterval->value())
+                         .arg(mPause->isChecked() ? tr(", paused") : QString())
+                         .replace(QLatin1String("&mdash;"), QStringLiteral("\u2014")));
+    emit refreshed();
+}
+
+void MainWindow::onFailed(const QString &operation, const Error &e, bool lost)
+{
+    if (lost) {
+        mStatus->setStyleSheet(QStringLiteral("color:#d33"));
+        mStatus->setText(tr("Connection lost during %1: %2 \u2014 retrying every %3 s")
+                             .arg(operation, e.message)
+                             .arg(mInterval->value()));
         return;
     }
-    mText->setPlainText(Explanation::offline(Geometry(), name).toText());
+    if (operation == QLatin1String("step-through"))
+        return; // shown in the step-through view
+    mStatus->setText(tr("%1 failed: %2").arg(operation, e.toString()));
+    if (operation != QLatin1String("refresh"))
+        QMessageBox::warning(this, tr("Bloomscope"), tr("%1 failed:\n\n%2").arg(operation, e.toString()));
+}
+
+void MainWindow::updateTitle()
+{
+    if (!mSession->isOpen()) {
+        setWindowTitle(tr("Bloomscope"));
+        return;
+    }
+    const FilterSummary &s = mSession->summary();
+    setWindowTitle(tr("Bloomscope \u2014 %1 on %2 (%3)")
+                       .arg(s.ref.table, s.where, s.readOnly ? tr("read-only") : tr("ADMIN: writes allowed")));
+    const QColor colour = mProfile.colour();
+    if (colour.isValid() || !s.readOnly) {
+        const QColor bg = colour.isValid() ? colour : QColor(0xc0, 0x2b, 0x2b);
+        mBanner->setStyleSheet(
+            QStringLiteral("background:%1; color:white; font-weight:bold; padding:3px").arg(bg.name()));
+        mBanner->setText(tr("%1%2%3").arg(
+            mProfile.environment.isEmpty() ? QString() : mProfile.environment.toUpper() + QStringLiteral(" \u2014 "),
+            mProfile.name.isEmpty() ? s.where : mProfile.name,
+            s.readOnly ? tr(" \u2014 read-only") : tr(" \u2014 ADMIN MODE: writes allowed")));
+        mBanner->show();
+    } else {
+        mBanner->hide();
+    }
+}
+
+void MainWindow::showConnectDialog()
+{
+    ConnectDialog dialog(mSession, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (dialog.demoRequested()) {
+        startDemo(2'000'000);
+        return;
+    }
+    const Profile p = dialog.profile();
+    mSpec = p.spec();
+    mRef = p.ref();
+    mProfile = p;
+    // The dialog opened the session already (read-only); opened() fills the window.
 }
 
 } // namespace bloom

@@ -1,25 +1,96 @@
 #pragma once
 
+#include "connect/profile.h"
+#include "sessiontypes.h"
+
 #include <QMainWindow>
 
-class QLineEdit;
-class QPlainTextEdit;
+class QAction;
+class QCheckBox;
+class QLabel;
+class QSpinBox;
+class QTabWidget;
+class QTimer;
 
 namespace bloom {
 
-/** Bloomscope's main window. For now: the offline explanation of a name as the user types it. */
+class ChunkGridWidget;
+class DemoRunner;
+class FilterSession;
+class FprView;
+class HeatmapLegend;
+class HeatmapWidget;
+class SkewChart;
+class StepThroughView;
+
+/**
+ * Bloomscope's window: the heatmap of chunk fill, the FPR curve, the step-through of a name and one
+ * chunk's bits, over a FilterSession. Read-only unless admin mode is switched on.
+ */
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
 
-    void setName(const QString &name);
+    void connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile = {});
+    void startDemo(qint64 names);
+    /** "heatmap", "fpr", "step" or "chunk"; false for another word. */
+    bool showView(const QString &view);
+    void setRefreshInterval(int seconds);
+    void showChunk(quint32 chunk);
+
+    FilterSession *session() const { return mSession; }
+    HeatmapWidget *heatmap() const { return mHeatmap; }
+    FprView *fprView() const { return mFpr; }
+    StepThroughView *stepView() const { return mStep; }
+    ChunkGridWidget *chunkView() const { return mChunk; }
+    QTimer *refreshTimer() const { return mTimer; }
+    int refreshCount() const { return mRefreshes; }
+    QString statusText() const;
+
+signals:
+    void refreshed();
+    void failedToStart(const QString &why);
 
 private:
-    void updateExplanation();
+    void buildMenus();
+    void opened(const FilterSummary &s);
+    void onRefreshed(const FillResult &r);
+    void onFailed(const QString &operation, const Error &e, bool lost);
+    void updateTitle();
+    void showConnectDialog();
+    void setAdminMode(bool on);
+    void addName();
+    void loadFile();
+    void sampleFpr();
+    bool confirmWrite(const QString &what, const QString &sql);
 
-    QLineEdit *mName = nullptr;
-    QPlainTextEdit *mText = nullptr;
+    FilterSession *mSession = nullptr;
+    DemoRunner *mDemo = nullptr;
+    Profile mProfile;
+    FilterRef mRef;
+    ConnectionSpec mSpec;
+    bool mAdmin = false;
+    int mRefreshes = 0;
+
+    QTabWidget *mTabs = nullptr;
+    QLabel *mBanner = nullptr;
+    HeatmapWidget *mHeatmap = nullptr;
+    HeatmapLegend *mLegend = nullptr;
+    QLabel *mSummary = nullptr;
+    QLabel *mHover = nullptr;
+    SkewChart *mSkew = nullptr;
+    FprView *mFpr = nullptr;
+    StepThroughView *mStep = nullptr;
+    ChunkGridWidget *mChunk = nullptr;
+    QLabel *mChunkLabel = nullptr;
+    QLabel *mStatus = nullptr;
+    QSpinBox *mInterval = nullptr;
+    QCheckBox *mPause = nullptr;
+    QTimer *mTimer = nullptr;
+    QAction *mAdminAction = nullptr;
+    QList<QAction *> mWriteActions;
 };
 
 } // namespace bloom

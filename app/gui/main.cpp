@@ -1,34 +1,106 @@
 #include "mainwindow.h"
+#include "stepthroughview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <cstdio>
+
 int main(int argc, char **argv)
 {
+    // A screenshot needs no screen: without a display, render offscreen.
+    for (int i = 1; i < argc; ++i)
+        if (qstrcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("DISPLAY") &&
+            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Bloomscope"));
     QApplication::setOrganizationName(QStringLiteral("Bloomscope"));
     QApplication::setApplicationVersion(QStringLiteral(BLOOMSCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("org.bloomscope.Bloomscope"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Visualiser for blocked Bloom filters in PostgreSQL"));
+    parser.setApplicationDescription(
+        QStringLiteral("Visualiser and admin tool for blocked Bloom filters in PostgreSQL"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the window to a PNG file and exit."),
-                                        QStringLiteral("file"));
-    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Name to explain."), QStringLiteral("name"),
-                                  QStringLiteral("ada"));
-    parser.addOptions({screenshot, name});
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Connect to this libpq connection string or URI."),
+                                QStringLiteral("conninfo"));
+    const QCommandLineOption table(QStringLiteral("table"), QStringLiteral("Filter table."), QStringLiteral("table"),
+                                   QStringLiteral("username_filter"));
+    const QCommandLineOption function(QStringLiteral("function"), QStringLiteral("Placement function."),
+                                      QStringLiteral("function"), QStringLiteral("username_bits"));
+    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Start a private demo database and open it."));
+    const QCommandLineOption demoNames(QStringLiteral("demo-names"), QStringLiteral("Names loaded into the demo."),
+                                       QStringLiteral("n"), QStringLiteral("2000000"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file once the data is in, and exit."),
+        QStringLiteral("file"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("heatmap, fpr, step or chunk."),
+                                  QStringLiteral("view"), QStringLiteral("heatmap"));
+    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Name for the step-through."),
+                                  QStringLiteral("name"), QStringLiteral("ada"));
+    const QCommandLineOption chunk(QStringLiteral("chunk"), QStringLiteral("Chunk for the chunk view."),
+                                   QStringLiteral("n"), QStringLiteral("71962"));
+    parser.addOptions({db, table, function, demo, demoNames, screenshot, view, name, chunk});
     parser.process(app);
 
     bloom::MainWindow window;
-    window.setName(parser.value(name));
+    if (!window.showView(parser.value(view))) {
+        std::fprintf(stderr, "bloomscope: --view takes heatmap, fpr, step or chunk\n");
+        return 2;
+    }
+    window.stepView()->setName(parser.value(name));
+    if (parser.isSet(db)) {
+        auto spec = bloom::ConnectionSpec::parse(parser.value(db));
+        if (!spec) {
+            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(spec.error().toString()));
+            return 3;
+        }
+        window.connectTo(*spec, bloom::FilterRef{parser.value(table), parser.value(function)});
+    } else if (parser.isSet(demo)) {
+        window.startDemo(parser.value(demoNames).toLongLong());
+    }
+
     if (parser.isSet(screenshot)) {
+        // Wait for the first refresh (and the step-through's database answer, the chunk's bits),
+        // give the charts a moment to lay out, then grab.
+        const QString file = parser.value(screenshot);
+        const QString v = parser.value(view);
+        const auto grab = [&window, file] {
+            QTimer::singleShot(400, &window, [&window, file] {
+                const bool ok = window.grab().save(file);
+                std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
+                             qPrintable(file));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        };
+        QObject::connect(
+            &window, &bloom::MainWindow::refreshed, &window,
+            [&, grab] {
+                if (v == QLatin1String("step") && !window.stepView()->hasResult())
+                    QObject::connect(window.stepView(), &bloom::StepThroughView::resultReady, &window, grab,
+                                     Qt::SingleShotConnection);
+                else if (v == QLatin1String("chunk")) {
+                    window.showChunk(parser.value(chunk).toUInt());
+                    QTimer::singleShot(300, &window, grab);
+                } else
+                    grab();
+            },
+            Qt::SingleShotConnection);
+        QObject::connect(&window, &bloom::MainWindow::failedToStart, &app, [](const QString &why) {
+            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(why));
+            QApplication::exit(1);
+        });
+        if (!parser.isSet(db) && !parser.isSet(demo))
+            grab();
+        QTimer::singleShot(300000, &app, [] {
+            std::fprintf(stderr, "bloomscope: no data within 5 minutes; no screenshot\n");
+            QApplication::exit(1);
+        });
         window.show();
-        QApplication::processEvents();
-        return window.grab().save(parser.value(screenshot)) ? 0 : 1;
+        return app.exec();
     }
     window.show();
     return app.exec();

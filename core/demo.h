@@ -1,0 +1,25 @@
+#pragma once
+
+#include "filterstore.h"
+#include "localcluster.h"
+#include "result.h"
+
+#include <QByteArray>
+#include <QList>
+
+#include <functional>
+
+namespace bloom {
+
+/** Generated, plausible usernames ("grace_hopper42"), deterministic for a seed. */
+QList<QByteArray> demoNames(qint64 count, quint32 seed = 20260419);
+
+/**
+ * The demo database: a private LocalCluster with the reference filter installed verbatim and
+ * `names` generated names loaded. Returns the connection string of the filter's database.
+ */
+Result<QString> startDemo(LocalCluster &cluster, qint64 names,
+                          const std::function<void(qint64 done, qint64 total)> &progress = {},
+                          const std::atomic<bool> *cancel = nullptr);
+
+} // namespace bloom

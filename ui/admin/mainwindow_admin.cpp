@@ -1,0 +1,158 @@
+// MainWindow's admin actions: admin mode, add a name, load a file, sample the FPR. Every write is
+// confirmed with the table, the rows and the exact SQL it runs.
+#include "mainwindow.h"
+
+#include "placement.h"
+#include "session/filtersession.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+
+namespace bloom {
+
+bool MainWindow::confirmWrite(const QString &what, const QString &sql)
+{
+    QMessageBox box(QMessageBox::Warning, tr("Confirm a write"),
+                    tr("%1\n\nTable: %2 on %3").arg(what, mSession->summary().ref.table, mSession->summary().where),
+                    QMessageBox::Cancel, this);
+    box.setDetailedText(sql);
+    box.setInformativeText(tr("The exact SQL is under \"Show Details\". It runs in one transaction per batch."));
+    QPushButton *run = box.addButton(tr("Write"), QMessageBox::AcceptRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == static_cast<QAbstractButton *>(run);
+}
+
+void MainWindow::setAdminMode(bool on)
+{
+    if (on == mAdmin)
+        return;
+    if (on && mSession->isOpen()) {
+        const auto answer = QMessageBox::question(
+            this, tr("Admin mode"),
+            tr("Admin mode reconnects to %1 without default_transaction_read_only, so that names can be added. "
+               "Every write still asks first.\n\nSwitch to admin mode?")
+                .arg(mSession->summary().where));
+        if (answer != QMessageBox::Yes) {
+            const QSignalBlocker block(mAdminAction);
+            mAdminAction->setChecked(false);
+            return;
+        }
+    }
+    mAdmin = on;
+    for (QAction *a : mWriteActions)
+        a->setEnabled(on);
+    if (mSession->isOpen())
+        mSession->open(mSession->spec(), mSession->summary().ref, !on);
+}
+
+void MainWindow::addName()
+{
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Add a name"), tr("Name to add to the filter:"),
+                                               QLineEdit::Normal, QString(), &ok);
+    if (!ok)
+        return;
+    if (auto s = validateName(name.toUtf8()); !s) {
+        QMessageBox::warning(this, tr("Add a name"), s.error().toString());
+        return;
+    }
+    const Geometry &g = mSession->summary().geometry;
+    QString sql = mSession->summary().addSql;
+    if (isAscii(name.toUtf8())) {
+        const Placement p = placeAscii(g, name.toUtf8());
+        sql += tr("\n\nwith $1 = %1 (the chunk)").arg(p.chunk);
+        for (int i = 0; i < p.k; ++i)
+            sql += QStringLiteral(", $%1 = %2").arg(i + 2).arg(p.positions[size_t(i)]);
+    } else {
+        sql = QStringLiteral("select lower($1);  -- the database lowercases non-ASCII names\n") + sql;
+    }
+    if (!confirmWrite(tr("Add \"%1\": one UPDATE of one row.").arg(name), sql))
+        return;
+    connect(
+        mSession, &FilterSession::added, this, [this] { mSession->refresh(); }, Qt::SingleShotConnection);
+    mSession->add({name});
+}
+
+void MainWindow::loadFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load names (one per line, UTF-8)"));
+    if (path.isEmpty())
+        return;
+    const QString table = mSession->summary().ref.table;
+    const QString sql = tr("create temp table bloomscope_load (chunk int, mask bit(%1)) on commit drop;\n"
+                           "copy pg_temp.bloomscope_load from stdin (format binary);  -- one OR-mask per chunk\n"
+                           "update %2 f set bits = f.bits | l.mask from pg_temp.bloomscope_load l where f.chunk = "
+                           "l.chunk;")
+                            .arg(mSession->summary().geometry.chunkBits())
+                            .arg(table);
+    if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): one UPDATE per touched chunk "
+                         "and batch.")
+                          .arg(path),
+                      sql))
+        return;
+    auto *progress = new QProgressDialog(tr("Loading %1...").arg(path), tr("Cancel"), 0, 0, this);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    progress->setMinimumDuration(0);
+    connect(progress, &QProgressDialog::canceled, mSession, &FilterSession::cancel);
+    auto progressConn = connect(mSession, &FilterSession::loadProgress, progress, [progress](const LoadProgress &p) {
+        progress->setLabelText(
+            tr("%L1 lines read, %L2 names, %L3 bad lines").arg(p.linesRead).arg(p.namesAdded).arg(p.badLines));
+    });
+    connect(
+        mSession, &FilterSession::loaded, this,
+        [this, progress, progressConn](const LoadReport &r) {
+            disconnect(progressConn);
+            progress->close();
+            QString bad;
+            for (qsizetype i = 0; i < qMin<qsizetype>(20, r.bad.size()); ++i)
+                bad += tr("line %1: %2\n").arg(r.bad[i].line).arg(r.bad[i].reason);
+            QMessageBox::information(this, tr("Load finished"),
+                                     tr("Added %L1 names from %L2 lines in %3 s.%4")
+                                         .arg(r.namesAdded)
+                                         .arg(r.lines)
+                                         .arg(r.seconds, 0, 'f', 1)
+                                         .arg(r.bad.isEmpty()
+                                                  ? QString()
+                                                  : tr("\n\n%1 bad line(s) skipped:\n%2").arg(r.bad.size()).arg(bad)));
+            mSession->refresh();
+        },
+        Qt::SingleShotConnection);
+    connect(mSession, &FilterSession::failed, progress, &QWidget::close, Qt::SingleShotConnection);
+    mSession->load(path);
+}
+
+void MainWindow::sampleFpr()
+{
+    bool ok = false;
+    const int probes =
+        QInputDialog::getInt(this, tr("Sample the FPR"), tr("Check this many random names that were never added:"),
+                             100000, 100, 10'000'000, 1000, &ok);
+    if (!ok)
+        return;
+    mStatus->setText(tr("Sampling %L1 random names...").arg(probes));
+    connect(
+        mSession, &FilterSession::sampled, this,
+        [this](const FprSample &s) {
+            QMessageBox::information(
+                this, tr("Measured FPR"),
+                tr("Measured: %1 (%L2 of %L3 probes; 95% interval %4 .. %5)\nEstimated from the fill: %6\nModel: %7\n\n"
+                   "Probes are 'bloomscope-fpr-probe-' plus a random UUID: none was ever added.")
+                    .arg(s.measured, 0, 'g', 4)
+                    .arg(s.falsePositives)
+                    .arg(s.probes)
+                    .arg(s.low95, 0, 'g', 3)
+                    .arg(s.high95, 0, 'g', 3)
+                    .arg(s.estimated, 0, 'g', 4)
+                    .arg(s.model, 0, 'g', 4));
+        },
+        Qt::SingleShotConnection);
+    mSession->sample(probes);
+}
+
+} // namespace bloom

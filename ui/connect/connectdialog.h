@@ -1,0 +1,56 @@
+#pragma once
+
+#include "profile.h"
+#include "result.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace bloom {
+
+class FilterSession;
+
+/**
+ * Connect to a filter: saved profiles (QSettings, never a password), an optional password kept in
+ * the system keyring, and the demo database. Connecting runs on the session's worker; a failure is
+ * shown here, with the store's words.
+ */
+class ConnectDialog : public QDialog {
+    Q_OBJECT
+public:
+    ConnectDialog(FilterSession *session, QWidget *parent = nullptr);
+
+    Profile profile() const;
+    void setProfile(const Profile &p);
+    QString errorText() const;
+    bool demoRequested() const { return mDemo; }
+
+    /** Starts connecting (as the Connect button does). */
+    void connectNow();
+
+private:
+    void loadProfiles();
+    void profileChosen(int index);
+    void readKeyring(const Profile &p);
+    void writeKeyring(const Profile &p, const QString &password);
+
+    FilterSession *mSession;
+    QComboBox *mProfiles = nullptr;
+    QLineEdit *mName = nullptr, *mHost = nullptr, *mDatabase = nullptr, *mUser = nullptr, *mService = nullptr;
+    QLineEdit *mPassword = nullptr, *mTable = nullptr, *mFunction = nullptr;
+    QSpinBox *mPort = nullptr;
+    QComboBox *mSslmode = nullptr, *mEnvironment = nullptr;
+    QCheckBox *mRemember = nullptr;
+    QLabel *mError = nullptr;
+    QPushButton *mConnect = nullptr;
+    bool mDemo = false;
+    bool mWaiting = false;
+};
+
+} // namespace bloom

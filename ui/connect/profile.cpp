@@ -1,0 +1,88 @@
+#include "profile.h"
+
+#include <QSettings>
+
+namespace bloom {
+
+ConnectionSpec Profile::spec(const QString &password) const
+{
+    ConnectionSpec s;
+    if (!service.isEmpty()) {
+        s.set(QStringLiteral("service"), service);
+    } else {
+        if (!host.isEmpty())
+            s.set(QStringLiteral("host"), host);
+        s.set(QStringLiteral("port"), QString::number(port));
+        if (!database.isEmpty())
+            s.set(QStringLiteral("dbname"), database);
+    }
+    if (!user.isEmpty())
+        s.set(QStringLiteral("user"), user);
+    if (!sslmode.isEmpty())
+        s.set(QStringLiteral("sslmode"), sslmode);
+    if (!password.isEmpty())
+        s.set(QStringLiteral("password"), password);
+    return s;
+}
+
+QColor Profile::colour() const
+{
+    if (environment == QLatin1String("production"))
+        return QColor(0xc0, 0x2b, 0x2b);
+    if (environment == QLatin1String("staging"))
+        return QColor(0xd9, 0x8c, 0x1f);
+    if (environment == QLatin1String("development"))
+        return QColor(0x2e, 0x8b, 0x57);
+    return {};
+}
+
+QList<Profile> ProfileStore::load()
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("profiles"));
+    QList<Profile> out;
+    for (const QString &name : settings.childGroups()) {
+        settings.beginGroup(name);
+        Profile p;
+        p.name = name;
+        p.host = settings.value(QStringLiteral("host")).toString();
+        p.port = settings.value(QStringLiteral("port"), 5432).toInt();
+        p.database = settings.value(QStringLiteral("database")).toString();
+        p.user = settings.value(QStringLiteral("user")).toString();
+        p.sslmode = settings.value(QStringLiteral("sslmode"), QStringLiteral("prefer")).toString();
+        p.service = settings.value(QStringLiteral("service")).toString();
+        p.table = settings.value(QStringLiteral("table"), p.table).toString();
+        p.function = settings.value(QStringLiteral("function"), p.function).toString();
+        p.environment = settings.value(QStringLiteral("environment")).toString();
+        settings.endGroup();
+        out.append(p);
+    }
+    return out;
+}
+
+void ProfileStore::save(const Profile &p)
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("profiles"));
+    settings.remove(p.name);
+    settings.beginGroup(p.name);
+    settings.setValue(QStringLiteral("host"), p.host);
+    settings.setValue(QStringLiteral("port"), p.port);
+    settings.setValue(QStringLiteral("database"), p.database);
+    settings.setValue(QStringLiteral("user"), p.user);
+    settings.setValue(QStringLiteral("sslmode"), p.sslmode);
+    settings.setValue(QStringLiteral("service"), p.service);
+    settings.setValue(QStringLiteral("table"), p.table);
+    settings.setValue(QStringLiteral("function"), p.function);
+    settings.setValue(QStringLiteral("environment"), p.environment);
+    // Deliberately no password key: see Profile.
+}
+
+void ProfileStore::remove(const QString &name)
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("profiles"));
+    settings.remove(name);
+}
+
+} // namespace bloom

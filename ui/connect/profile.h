@@ -1,0 +1,42 @@
+#pragma once
+
+#include "connectionspec.h"
+#include "filterstore.h"
+
+#include <QColor>
+#include <QList>
+#include <QString>
+
+namespace bloom {
+
+/** A saved connection: where the filter is and how the window marks it. Never holds a password. */
+struct Profile {
+    QString name;
+    QString host;
+    int port = 5432;
+    QString database;
+    QString user;
+    QString sslmode = QStringLiteral("prefer");
+    QString service; ///< a pg_service.conf entry; used instead of host/port/database when set
+    QString table = QStringLiteral("username_filter");
+    QString function = QStringLiteral("username_bits");
+    QString environment; ///< "", "development", "staging", "production"
+
+    FilterRef ref() const { return {table, function}; }
+    /** The libpq options (and `password` only when one is passed in, for this connection only). */
+    ConnectionSpec spec(const QString &password = {}) const;
+    /** The banner colour of the environment (production red, staging amber, development green). */
+    QColor colour() const;
+    /** The keyring key of this profile's password. */
+    QString keyringKey() const { return QStringLiteral("%1@%2:%3/%4").arg(user, host).arg(port).arg(database); }
+};
+
+/** Profiles in QSettings ("profiles/<name>/..."); passwords live in ~/.pgpass or the keyring. */
+class ProfileStore {
+public:
+    static QList<Profile> load();
+    static void save(const Profile &p);
+    static void remove(const QString &name);
+};
+
+} // namespace bloom

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "geometry.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QDoubleSpinBox;
+class QLabel;
+class QLineSeries;
+class QScatterSeries;
+class QLogValueAxis;
+class QValueAxis;
+class QDateTimeAxis;
+
+namespace bloom {
+
+/**
+ * The FPR against the number of names for the filter's geometry (blocked model), today's position,
+ * a target line and where the curve crosses it; below, the estimated FPR measured at each refresh.
+ */
+class FprView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FprView(QWidget *parent = nullptr);
+
+    void setGeometry(const Geometry &g);
+    /** One refresh: the estimate from the fill and the names it implies, at time `at`. */
+    void addMeasurement(const QDateTime &at, double estimatedFpr, double estimatedNames);
+    void setTarget(double fpr);
+    double target() const { return mTarget; }
+
+    QLineSeries *modelSeries() const { return mModel; }
+    QScatterSeries *measuredSeries() const { return mMeasuredPoints; }
+    QScatterSeries *referencePoints() const { return mReference; }
+    QString capacityText() const;
+    QString forecastText() const;
+
+private:
+    void rebuildModel();
+    void updateMarkers();
+
+    Geometry mGeometry;
+    double mTarget = 0.01;
+    double mCapacity = 0;
+    struct Sample {
+        QDateTime at;
+        double fpr, names;
+    };
+    QList<Sample> mSamples;
+
+    QChartView *mModelView = nullptr;
+    QChartView *mTimeView = nullptr;
+    QLineSeries *mModel = nullptr;
+    QLineSeries *mTargetLine = nullptr;
+    QLineSeries *mCapacityLine = nullptr;
+    QScatterSeries *mToday = nullptr;
+    QScatterSeries *mReference = nullptr;
+    QLineSeries *mMeasured = nullptr;
+    QScatterSeries *mMeasuredPoints = nullptr;
+    QValueAxis *mNamesAxis = nullptr;
+    QLogValueAxis *mFprAxis = nullptr;
+    QDateTimeAxis *mTimeAxis = nullptr;
+    QValueAxis *mTimeFprAxis = nullptr;
+    QDoubleSpinBox *mTargetBox = nullptr;
+    QLabel *mCapacityLabel = nullptr;
+    QLabel *mForecastLabel = nullptr;
+};
+
+} // namespace bloom

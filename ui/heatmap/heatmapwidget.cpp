@@ -1,0 +1,224 @@
+#include "heatmapwidget.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace bloom {
+
+HeatmapWidget::HeatmapWidget(QWidget *parent)
+    : QWidget(parent)
+{
+    setMouseTracking(true);
+    setMinimumSize(256, 128);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    setCursor(Qt::CrossCursor);
+}
+
+void HeatmapWidget::setResult(const FillResult &result)
+{
+    const bool first = mResult.heatmap.isNull() || mResult.heatmap.size() != result.heatmap.size();
+    mResult = result;
+    if (first)
+        fit();
+    update();
+}
+
+QRectF HeatmapWidget::imageRect() const
+{
+    if (mResult.heatmap.isNull())
+        return {};
+    const QSizeF img = mResult.heatmap.size();
+    const double base = qMin(width() / img.width(), height() / img.height());
+    const QSizeF shown = img * base * mZoom;
+    const QPointF topLeft((width() - shown.width()) / 2 + mOffset.x(), (height() - shown.height()) / 2 + mOffset.y());
+    return {topLeft, shown};
+}
+
+qint64 HeatmapWidget::chunkAt(QPointF pos) const
+{
+    const QRectF r = imageRect();
+    if (r.isEmpty() || !r.contains(pos))
+        return -1;
+    const int col = int((pos.x() - r.left()) / r.width() * mResult.heatmap.width());
+    const int row = int((pos.y() - r.top()) / r.height() * mResult.heatmap.height());
+    const qint64 chunk = qint64(row) * mResult.imageColumns + col;
+    return chunk < qint64(mResult.fill.setBits.size()) ? chunk : -1;
+}
+
+QRectF HeatmapWidget::cellRect(quint32 chunk) const
+{
+    const QRectF r = imageRect();
+    if (r.isEmpty() || mResult.imageColumns == 0)
+        return {};
+    const double cw = r.width() / mResult.heatmap.width();
+    const double ch = r.height() / mResult.heatmap.height();
+    return {r.left() + (chunk % quint32(mResult.imageColumns)) * cw,
+            r.top() + (chunk / quint32(mResult.imageColumns)) * ch, cw, ch};
+}
+
+QString HeatmapWidget::describeChunk(quint32 chunk) const
+{
+    if (chunk >= mResult.fill.setBits.size())
+        return {};
+    const quint32 s = mResult.fill.setBits[chunk];
+    const quint32 b = mResult.fill.geometry.chunkBits();
+    const double fill = double(s) / b;
+    return tr("chunk %1: %2 of %3 bits set (%4%), chunk FPR %5")
+        .arg(chunk)
+        .arg(s)
+        .arg(b)
+        .arg(fill * 100, 0, 'f', 2)
+        .arg(std::pow(fill, mResult.fill.geometry.k()), 0, 'g', 3);
+}
+
+void HeatmapWidget::setZoom(double zoom, QPointF anchor)
+{
+    zoom = qBound(1.0, zoom, 256.0);
+    const QRectF before = imageRect();
+    if (before.isEmpty()) {
+        mZoom = zoom;
+        return;
+    }
+    // Keep the image point under the anchor where it is.
+    const QPointF rel((anchor.x() - before.left()) / before.width(), (anchor.y() - before.top()) / before.height());
+    mZoom = zoom;
+    const QRectF after = imageRect();
+    mOffset += anchor - QPointF(after.left() + rel.x() * after.width(), after.top() + rel.y() * after.height());
+    if (mZoom == 1.0)
+        mOffset = {};
+    update();
+}
+
+void HeatmapWidget::fit()
+{
+    mZoom = 1.0;
+    mOffset = {};
+    update();
+}
+
+void HeatmapWidget::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base).darker(300));
+    if (mResult.heatmap.isNull()) {
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(rect(), Qt::AlignCenter, tr("waiting for the first refresh..."));
+        return;
+    }
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false); // a cell is a chunk: no blurring
+    p.drawImage(imageRect(), mResult.heatmap);
+    if (mHover >= 0) {
+        QRectF cell = cellRect(quint32(mHover));
+        if (cell.width() < 5)
+            cell = QRectF(cell.center() - QPointF(3, 3), QSizeF(6, 6));
+        p.setPen(QPen(Qt::white, 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(cell);
+    }
+}
+
+void HeatmapWidget::resizeEvent(QResizeEvent *)
+{
+    update();
+}
+
+void HeatmapWidget::wheelEvent(QWheelEvent *e)
+{
+    const double steps = e->angleDelta().y() / 120.0;
+    setZoom(mZoom * std::pow(1.25, steps), e->position());
+    e->accept();
+}
+
+void HeatmapWidget::mousePressEvent(QMouseEvent *e)
+{
+    if (e->button() != Qt::LeftButton)
+        return;
+    mDragging = true;
+    mMoved = false;
+    mPressPos = e->pos();
+    mPressOffset = mOffset;
+}
+
+void HeatmapWidget::mouseMoveEvent(QMouseEvent *e)
+{
+    if (mDragging && mZoom > 1.0 && (e->pos() - mPressPos).manhattanLength() > 3) {
+        mMoved = true;
+        mOffset = mPressOffset + (e->pos() - mPressPos);
+        update();
+    }
+    const qint64 c = chunkAt(e->position());
+    if (c != mHover) {
+        mHover = c;
+        setToolTip(c >= 0 ? describeChunk(quint32(c)) : QString());
+        emit hovered(c);
+        update();
+    }
+}
+
+void HeatmapWidget::mouseReleaseEvent(QMouseEvent *e)
+{
+    if (e->button() != Qt::LeftButton)
+        return;
+    const bool click = mDragging && !mMoved;
+    mDragging = false;
+    if (click) {
+        const qint64 c = chunkAt(e->position());
+        if (c >= 0)
+            emit chunkClicked(quint32(c));
+    }
+}
+
+void HeatmapWidget::mouseDoubleClickEvent(QMouseEvent *)
+{
+    fit();
+}
+
+void HeatmapWidget::leaveEvent(QEvent *)
+{
+    mHover = -1;
+    emit hovered(-1);
+    update();
+}
+
+HeatmapLegend::HeatmapLegend(QWidget *parent)
+    : QWidget(parent)
+{
+    setMinimumHeight(46);
+}
+
+void HeatmapLegend::setScale(quint32 maxSetBits, quint32 chunkBits, int k)
+{
+    mMax = qMax<quint32>(1, maxSetBits);
+    mChunkBits = chunkBits;
+    mK = k;
+    update();
+}
+
+void HeatmapLegend::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    const QRect bar(8, 4, width() - 16, 14);
+    for (int x = 0; x < bar.width(); ++x) {
+        p.setPen(QColor::fromRgb(fillColour(quint32(x), quint32(bar.width() - 1))));
+        p.drawLine(bar.left() + x, bar.top(), bar.left() + x, bar.bottom());
+    }
+    p.setPen(palette().color(QPalette::WindowText));
+    const QFontMetrics fm(font());
+    const int ticks = width() > 900 ? 4 : 2;
+    for (int i = 0; i <= ticks; ++i) {
+        const quint32 v = quint32(std::lround(double(mMax) * i / ticks));
+        const double fill = double(v) / mChunkBits;
+        const QString label =
+            tr("%1 bits (%2%), FPR %3").arg(v).arg(fill * 100, 0, 'f', 2).arg(std::pow(fill, mK), 0, 'g', 2);
+        const int x = bar.left() + int(bar.width() * double(i) / ticks);
+        const int w = fm.horizontalAdvance(label);
+        const int left = i == 0 ? x : i == ticks ? x - w : x - w / 2;
+        p.drawLine(x, bar.bottom(), x, bar.bottom() + 4);
+        p.drawText(left, bar.bottom() + 6 + fm.ascent(), label);
+    }
+}
+
+} // namespace bloom

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "sessiontypes.h"
+
+#include <QWidget>
+
+namespace bloom {
+
+/**
+ * Every chunk of the filter as one cell of a QImage built off the GUI thread, with zoom (wheel),
+ * pan (drag) and fit (double click). Hover reports the chunk; a click asks for its bits.
+ */
+class HeatmapWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapWidget(QWidget *parent = nullptr);
+
+    void setResult(const FillResult &result);
+    const FillResult &result() const { return mResult; }
+    /** The chunk under a widget position, or -1. */
+    qint64 chunkAt(QPointF pos) const;
+    /** Where a chunk's cell is drawn (for tests and hover marks). */
+    QRectF cellRect(quint32 chunk) const;
+    double zoom() const { return mZoom; }
+    void setZoom(double zoom, QPointF anchor);
+    void fit();
+
+    /** "chunk 71962: 54 of 8192 bits set (0.66%), chunk FPR 5.3e-16" */
+    QString describeChunk(quint32 chunk) const;
+
+signals:
+    void hovered(qint64 chunk);
+    void chunkClicked(quint32 chunk);
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+    void resizeEvent(QResizeEvent *) override;
+    void wheelEvent(QWheelEvent *) override;
+    void mousePressEvent(QMouseEvent *) override;
+    void mouseMoveEvent(QMouseEvent *) override;
+    void mouseReleaseEvent(QMouseEvent *) override;
+    void mouseDoubleClickEvent(QMouseEvent *) override;
+    void leaveEvent(QEvent *) override;
+
+private:
+    QRectF imageRect() const;
+
+    FillResult mResult;
+    double mZoom = 1.0; ///< 1.0 = fitted to the widget
+    QPointF mOffset;    ///< pan, in widget pixels
+    QPoint mPressPos;
+    QPointF mPressOffset;
+    bool mDragging = false;
+    bool mMoved = false;
+    qint64 mHover = -1;
+};
+
+/** The colour ramp with its scale: set bits, fill share, and the chunk FPR fill^k. */
+class HeatmapLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapLegend(QWidget *parent = nullptr);
+    void setScale(quint32 maxSetBits, quint32 chunkBits, int k);
+    QSize sizeHint() const override { return {560, 46}; }
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+
+private:
+    quint32 mMax = 1, mChunkBits = 8192;
+    int mK = 7;
+};
+
+} // namespace bloom

@@ -1,0 +1,123 @@
+#include "filtersession.h"
+#include "filterworker.h"
+
+namespace bloom {
+
+FilterSession::FilterSession(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<Error>();
+    qRegisterMetaType<FilterSummary>();
+    qRegisterMetaType<FillResult>();
+    qRegisterMetaType<StepResult>();
+    qRegisterMetaType<LoadProgress>();
+    qRegisterMetaType<LoadReport>();
+    qRegisterMetaType<FprSample>();
+    qRegisterMetaType<ConnectionSpec>();
+    qRegisterMetaType<FilterRef>();
+
+    mThread.setObjectName(QStringLiteral("bloomscope-db"));
+    mWorker = new FilterWorker(&mCancel); // no parent: it moves to the thread and dies with it
+    mWorker->moveToThread(&mThread);
+    connect(&mThread, &QThread::finished, mWorker, &QObject::deleteLater);
+
+    connect(this, &FilterSession::requestOpen, mWorker, &FilterWorker::open);
+    connect(this, &FilterSession::requestRefresh, mWorker, &FilterWorker::refresh);
+    connect(this, &FilterSession::requestStep, mWorker, &FilterWorker::step);
+    connect(this, &FilterSession::requestChunk, mWorker, &FilterWorker::chunk);
+    connect(this, &FilterSession::requestAdd, mWorker, &FilterWorker::add);
+    connect(this, &FilterSession::requestLoad, mWorker, &FilterWorker::load);
+    connect(this, &FilterSession::requestSample, mWorker, &FilterWorker::sample);
+
+    connect(mWorker, &FilterWorker::opened, this, [this](const FilterSummary &s) {
+        mSummary = s;
+        mOpen = true;
+        emit opened(s);
+    });
+    connect(mWorker, &FilterWorker::openFailed, this, [this](const Error &e) {
+        mOpen = false;
+        emit openFailed(e);
+    });
+    connect(mWorker, &FilterWorker::refreshed, this, [this](int token, const FillResult &r) {
+        if (token == mRefreshToken) {
+            mRefreshing = false;
+            emit refreshed(r);
+        }
+    });
+    connect(mWorker, &FilterWorker::stepReady, this, [this](int token, const StepResult &r) {
+        if (token == mStepToken) // a newer keystroke asked since: drop this answer
+            emit stepReady(r);
+    });
+    connect(mWorker, &FilterWorker::chunkReady, this, [this](int token, quint32 c, const QByteArray &bits) {
+        if (token == mChunkToken)
+            emit chunkReady(c, bits);
+    });
+    connect(mWorker, &FilterWorker::added, this, &FilterSession::added);
+    connect(mWorker, &FilterWorker::loadProgress, this, &FilterSession::loadProgress);
+    connect(mWorker, &FilterWorker::loaded, this, &FilterSession::loaded);
+    connect(mWorker, &FilterWorker::sampled, this, &FilterSession::sampled);
+    connect(mWorker, &FilterWorker::failed, this, [this](const QString &op, const Error &e, bool lost) {
+        if (op == FilterWorker::tr("refresh"))
+            mRefreshing = false;
+        emit failed(op, e, lost);
+    });
+    mThread.start();
+}
+
+FilterSession::~FilterSession()
+{
+    cancel();
+    mThread.requestInterruption();
+    QMetaObject::invokeMethod(mWorker, &FilterWorker::close, Qt::BlockingQueuedConnection);
+    mThread.quit();
+    mThread.wait();
+}
+
+void FilterSession::open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly)
+{
+    mSpec = spec;
+    mOpen = false;
+    emit requestOpen(spec, ref, readOnly);
+}
+
+bool FilterSession::refresh()
+{
+    if (mRefreshing)
+        return false;
+    mRefreshing = true;
+    emit requestRefresh(++mRefreshToken);
+    return true;
+}
+
+void FilterSession::step(const QString &name)
+{
+    emit requestStep(++mStepToken, name);
+}
+
+void FilterSession::chunk(quint32 chunk)
+{
+    emit requestChunk(++mChunkToken, chunk);
+}
+
+void FilterSession::add(const QStringList &names)
+{
+    emit requestAdd(names);
+}
+
+void FilterSession::load(const QString &path)
+{
+    emit requestLoad(path);
+}
+
+void FilterSession::sample(qint64 probes)
+{
+    emit requestSample(probes);
+}
+
+void FilterSession::cancel()
+{
+    mCancel.store(true);
+    mWorker->cancelRunning();
+}
+
+} // namespace bloom

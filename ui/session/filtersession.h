@@ -1,0 +1,74 @@
+#pragma once
+
+#include "sessiontypes.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <atomic>
+
+namespace bloom {
+
+class FilterWorker;
+
+/**
+ * The GUI's handle on one filter: a worker thread with its own connection. Requests return at once;
+ * results arrive as signals. Each request carries a token so a stale answer is dropped.
+ */
+class FilterSession : public QObject {
+    Q_OBJECT
+public:
+    explicit FilterSession(QObject *parent = nullptr);
+    ~FilterSession() override;
+
+    void open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly);
+    /** Starts a refresh unless one is running (a slow server skips ticks instead of queueing them). */
+    bool refresh();
+    void step(const QString &name);
+    void chunk(quint32 chunk);
+    void add(const QStringList &names);
+    void load(const QString &path);
+    void sample(qint64 probes);
+    /** Stops the running operation: the batch loops stop and the server cancels its statement. */
+    void cancel();
+
+    bool isOpen() const { return mOpen; }
+    bool refreshing() const { return mRefreshing; }
+    const FilterSummary &summary() const { return mSummary; }
+    const ConnectionSpec &spec() const { return mSpec; }
+
+signals:
+    void opened(const bloom::FilterSummary &summary);
+    void openFailed(const bloom::Error &error);
+    void refreshed(const bloom::FillResult &result);
+    void stepReady(const bloom::StepResult &result);
+    void chunkReady(quint32 chunk, const QByteArray &bits);
+    void added(qint64 names);
+    void loadProgress(const bloom::LoadProgress &progress);
+    void loaded(const bloom::LoadReport &report);
+    void sampled(const bloom::FprSample &sample);
+    void failed(const QString &operation, const bloom::Error &error, bool lost);
+
+    // To the worker (queued).
+    void requestOpen(const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, bool readOnly);
+    void requestRefresh(int token);
+    void requestStep(int token, const QString &name);
+    void requestChunk(int token, quint32 chunk);
+    void requestAdd(const QStringList &names);
+    void requestLoad(const QString &path);
+    void requestSample(qint64 probes);
+
+private:
+    QThread mThread;
+    FilterWorker *mWorker = nullptr;
+    std::atomic<bool> mCancel{false};
+    FilterSummary mSummary;
+    ConnectionSpec mSpec;
+    bool mOpen = false;
+    bool mRefreshing = false;
+    int mRefreshToken = 0;
+    int mStepToken = 0;
+    int mChunkToken = 0;
+};
+
+} // namespace bloom

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "sessiontypes.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace bloom {
+
+/**
+ * Lives in FilterSession's worker thread and owns that thread's connection: every database call of
+ * the GUI runs here. Results go back as value types in queued signals, tagged with the caller's token.
+ */
+class FilterWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit FilterWorker(std::atomic<bool> *cancel);
+    ~FilterWorker() override;
+
+    /** Cancels the statement running now (called from the GUI thread). */
+    void cancelRunning();
+
+public slots:
+    void open(const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, bool readOnly);
+    void refresh(int token);
+    void step(int token, const QString &name);
+    void chunk(int token, quint32 chunk);
+    void add(const QStringList &names);
+    void load(const QString &path);
+    void sample(qint64 probes);
+    void close();
+
+signals:
+    void opened(const bloom::FilterSummary &summary);
+    void openFailed(const bloom::Error &error);
+    void refreshed(int token, const bloom::FillResult &result);
+    void stepReady(int token, const bloom::StepResult &result);
+    void chunkReady(int token, quint32 chunk, const QByteArray &bits);
+    void added(qint64 names);
+    void loadProgress(const bloom::LoadProgress &progress);
+    void loaded(const bloom::LoadReport &report);
+    void sampled(const bloom::FprSample &sample);
+    /** Any operation failed; `lost` when the connection is gone (the session retries). */
+    void failed(const QString &operation, const bloom::Error &error, bool lost);
+
+private:
+    bool ensureOpen(const QString &operation);
+    void report(const QString &operation, const Error &e);
+
+    std::unique_ptr<Database> mDb;
+    std::unique_ptr<FilterStore> mStore;
+    ConnectionSpec mSpec;
+    FilterRef mRef;
+    bool mReadOnly = true;
+    bool mConfigured = false;
+    std::atomic<bool> *mCancel;
+    std::atomic<Database *> mRunning{nullptr};
+};
+
+} // namespace bloom

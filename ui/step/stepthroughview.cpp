@@ -1,0 +1,297 @@
+#include "stepthroughview.h"
+
+#include "chunkgridwidget.h"
+#include "filtersession.h"
+
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace bloom {
+
+namespace {
+
+// One colour per slice: the chunk first, then the k positions.
+const char *const SliceColours[] = {"#ff9f1c", "#5ea1ff", "#5eff6c", "#ff5ea8", "#c77dff",
+                                    "#2ec4b6", "#ffd166", "#ef476f", "#06d6a0", "#118ab2"};
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+} // namespace
+
+StepThroughView::StepThroughView(QWidget *parent)
+    : QWidget(parent)
+{
+    mName = new QLineEdit(this);
+    mName->setObjectName(QStringLiteral("stepName"));
+    mName->setPlaceholderText(tr("type a username: every keystroke is a check"));
+    mBack = new QPushButton(tr("< Back"), this);
+    mBack->setObjectName(QStringLiteral("stepBack"));
+    mNext = new QPushButton(tr("Next >"), this);
+    mNext->setObjectName(QStringLiteral("stepNext"));
+    mTitle = new QLabel(this);
+    mTitle->setObjectName(QStringLiteral("stepTitle"));
+    QFont bold = mTitle->font();
+    bold.setBold(true);
+    mTitle->setFont(bold);
+    mText = new QTextBrowser(this);
+    mText->setObjectName(QStringLiteral("stepText"));
+    mGrid = new ChunkGridWidget(this);
+    mVerdict = new QLabel(this);
+    mVerdict->setObjectName(QStringLiteral("verdict"));
+    QFont big = mVerdict->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    big.setBold(true);
+    mVerdict->setFont(big);
+    mDebounce = new QTimer(this);
+    mDebounce->setSingleShot(true);
+    mDebounce->setInterval(120);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Name:"), this));
+    top->addWidget(mName, 1);
+    top->addWidget(mBack);
+    top->addWidget(mNext);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(mText);
+    splitter->addWidget(mGrid);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({460, 240});
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(mTitle);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(mVerdict);
+
+    connect(mName, &QLineEdit::textChanged, this, &StepThroughView::nameEdited);
+    connect(mDebounce, &QTimer::timeout, this, [this] {
+        if (mSession && mSession->isOpen() && validateName(mName->text().toUtf8()).ok())
+            mSession->step(mName->text());
+    });
+    connect(mBack, &QPushButton::clicked, this, [this] { setStep(mStep - 1); });
+    connect(mNext, &QPushButton::clicked, this, [this] { setStep(mStep + 1); });
+    render();
+}
+
+void StepThroughView::setSession(FilterSession *session)
+{
+    mSession = session;
+    connect(session, &FilterSession::stepReady, this, [this](const StepResult &r) {
+        if (r.explanation.name != mName->text())
+            return; // typed on since
+        mResult = r;
+        mHaveResult = true;
+        mError.clear();
+        render();
+        emit resultReady();
+    });
+    connect(session, &FilterSession::failed, this, [this](const QString &op, const Error &e, bool) {
+        if (op == tr("step-through") || op == QLatin1String("step-through")) {
+            mError = e.toString();
+            render();
+        }
+    });
+    connect(session, &FilterSession::opened, this, [this] { nameEdited(); });
+}
+
+void StepThroughView::setName(const QString &name)
+{
+    mName->setText(name);
+}
+
+QString StepThroughView::name() const
+{
+    return mName->text();
+}
+
+QString StepThroughView::stepTitle(int step)
+{
+    switch (step) {
+    case Lowercase:
+        return tr("1. lower(name)");
+    case Md5:
+        return tr("2. md5(lower(name))");
+    case HashBits:
+        return tr("3. the 128 bits: chunk and positions");
+    case ChunkRow:
+        return tr("4. the chunk's row from the database");
+    case ChunkBits:
+        return tr("5. the name's bits inside the chunk");
+    case AndMask:
+        return tr("6. row & mask = mask");
+    case Verdict:
+        return tr("7. verdict");
+    }
+    return {};
+}
+
+void StepThroughView::setStep(int step)
+{
+    mStep = qBound(0, step, StepCount - 1);
+    render();
+}
+
+void StepThroughView::keyPressEvent(QKeyEvent *e)
+{
+    if (e->key() == Qt::Key_PageDown || (e->key() == Qt::Key_Right && e->modifiers() & Qt::AltModifier))
+        setStep(mStep + 1);
+    else if (e->key() == Qt::Key_PageUp || (e->key() == Qt::Key_Left && e->modifiers() & Qt::AltModifier))
+        setStep(mStep - 1);
+    else
+        QWidget::keyPressEvent(e);
+}
+
+void StepThroughView::nameEdited()
+{
+    const QString name = mName->text();
+    mHaveResult = false;
+    mError.clear();
+    if (auto s = validateName(name.toUtf8()); !s)
+        mError = s.error().message;
+    else
+        mOffline =
+            Explanation::offline(mSession && mSession->isOpen() ? mSession->summary().geometry : Geometry(), name);
+    render();
+    mDebounce->start();
+}
+
+QString StepThroughView::verdictText() const
+{
+    if (!mHaveResult)
+        return {};
+    return mResult.maybe ? tr("maybe taken") : tr("definitely free");
+}
+
+QString StepThroughView::text() const
+{
+    return mText->toPlainText() + QLatin1Char('\n') + mVerdict->text();
+}
+
+QString StepThroughView::stepHtml(int step) const
+{
+    const Explanation &e = mHaveResult ? mResult.explanation : mOffline;
+    const QString table = mSession && mSession->isOpen() ? mSession->summary().ref.table : tr("username_filter");
+    const QString mono = QStringLiteral("<span style='font-family:monospace'>%1</span>");
+    switch (step) {
+    case Lowercase: {
+        QString how = loweringLabel(e.lowering);
+        if (e.lowering == Lowering::Server)
+            how += tr(" &mdash; SQL: <code>select lower($1)</code>");
+        return tr("<b>%1</b> &rarr; <b>%2</b> <i>(%3)</i>").arg(esc(e.name), esc(e.normalized), how);
+    }
+    case Md5:
+        return mono.arg(e.md5Hex()) + tr(" &mdash; read as 128 bits: <code>('x' || md5(lower(name)))::bit(128)</code>");
+    case HashBits: {
+        QString bits;
+        const QString all = e.hash.bitString();
+        int at = 0;
+        for (int i = 0; i < e.slices.size(); ++i) {
+            const HashSlice &s = e.slices[i];
+            bits +=
+                QStringLiteral("<span style='color:%1'>%2</span> ").arg(QLatin1String(SliceColours[i % 10]), s.bits);
+            at = s.lastBit;
+        }
+        bits += QStringLiteral("<span style='color:#777'>%1</span>").arg(all.mid(at));
+        QString rows;
+        for (int i = 0; i < e.slices.size(); ++i) {
+            const HashSlice &s = e.slices[i];
+            rows += QStringLiteral("<tr><td style='color:%1'>bits %2-%3</td><td>%4</td><td>%5 %6</td></tr>")
+                        .arg(QLatin1String(SliceColours[i % 10]))
+                        .arg(s.firstBit)
+                        .arg(s.lastBit)
+                        .arg(mono.arg(s.bits), s.isChunk ? tr("chunk") : tr("bit"))
+                        .arg(s.value);
+        }
+        return QStringLiteral("<p style='font-family:monospace'>%1</p><table cellspacing=6>%2</table>").arg(bits, rows);
+    }
+    case ChunkRow:
+        if (!mHaveResult)
+            return mSession && mSession->isOpen()
+                       ? tr("fetching chunk %1...").arg(e.placement.chunk)
+                       : tr("not connected: open a filter to fetch chunk %1").arg(e.placement.chunk);
+        return tr("chunk <b>%1</b>: %2 of %3 bits set &mdash; SQL: <code>%4</code>")
+            .arg(e.placement.chunk)
+            .arg(mResult.chunkBits.count('1'))
+            .arg(mResult.chunkBits.size())
+            .arg(esc(mSession->summary().chunkSql));
+    case ChunkBits: {
+        QStringList bits;
+        for (int b : e.setBits())
+            bits << QString::number(b);
+        return tr("the name's bits in chunk %1: <b>{%2}</b> (highlighted below: green = set, red = clear)")
+            .arg(e.placement.chunk)
+            .arg(bits.join(QLatin1Char(',')));
+    }
+    case AndMask: {
+        if (!mHaveResult)
+            return tr("waiting for the row...");
+        QStringList set, clear;
+        for (int b : e.setBits())
+            (mResult.chunkBits.at(b) == '1' ? set : clear) << QString::number(b);
+        return tr("row &amp; mask keeps {%1}; missing {%2} &rarr; row &amp; mask = mask is <b>%3</b> &mdash; "
+                  "the reference check: <code>select bits &amp; mask = mask from %4 join username_bits($1) using "
+                  "(chunk)</code>")
+            .arg(set.join(QLatin1Char(',')), clear.join(QLatin1Char(',')),
+                 mResult.maybe ? QStringLiteral("true") : QStringLiteral("false"), esc(table));
+    }
+    case Verdict:
+        if (!mHaveResult)
+            return {};
+        return mResult.maybe ? tr("all %1 bits are set: the name <b>may be taken</b> &mdash; ask the shards for the "
+                                  "exact answer")
+                                   .arg(e.setBits().size())
+                             : tr("a bit is clear: the name is <b>definitely free</b> &mdash; no shard is asked");
+    }
+    return {};
+}
+
+void StepThroughView::render()
+{
+    mBack->setEnabled(mStep > 0);
+    mNext->setEnabled(mStep < StepCount - 1);
+    mTitle->setText(tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep)));
+    if (!mError.isEmpty()) {
+        mText->setHtml(QStringLiteral("<p style='color:#ff4d4d'>%1</p>").arg(esc(mError)));
+        mVerdict->clear();
+        mGrid->clear();
+        return;
+    }
+    if (mName->text().isEmpty()) {
+        mText->setHtml(tr("<p>Type a name to see where its bits go.</p>"));
+        mVerdict->clear();
+        mGrid->clear();
+        return;
+    }
+    QString html;
+    for (int s = 0; s <= mStep; ++s) {
+        const QString body = stepHtml(s);
+        const QString style = s == mStep ? QStringLiteral("background:#24303c; padding:4px") : QString();
+        html += QStringLiteral("<div style='%1'><p><b>%2</b><br>%3</p></div>").arg(style, esc(stepTitle(s)), body);
+    }
+    mText->setHtml(html);
+    const Explanation &e = mHaveResult ? mResult.explanation : mOffline;
+    if (mHaveResult && mStep >= ChunkRow) {
+        mGrid->setChunk(e.placement.chunk, mResult.chunkBits);
+        mGrid->setHighlight(mStep >= ChunkBits ? e.setBits() : QList<int>{});
+    } else {
+        mGrid->clear();
+    }
+    if (mHaveResult && mStep >= Verdict) {
+        mVerdict->setText(mResult.maybe ? tr("maybe taken") : tr("definitely free"));
+        mVerdict->setStyleSheet(mResult.maybe ? QStringLiteral("color:#ff9f1c") : QStringLiteral("color:#2ecc71"));
+    } else {
+        mVerdict->clear();
+    }
+}
+
+} // namespace bloom

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "sessiontypes.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTextBrowser;
+class QTimer;
+
+namespace bloom {
+
+class ChunkGridWidget;
+class FilterSession;
+
+/**
+ * A name, one step at a time, as the reference text explains it: lowercase, md5, the 128 bits cut
+ * into the chunk and k slices, the chunk row from the database, the k bits inside it,
+ * `row & mask = mask`, and the verdict. Updates as the user types; database steps run on the session.
+ */
+class StepThroughView : public QWidget {
+    Q_OBJECT
+public:
+    enum Step { Lowercase, Md5, HashBits, ChunkRow, ChunkBits, AndMask, Verdict, StepCount };
+
+    explicit StepThroughView(QWidget *parent = nullptr);
+
+    void setSession(FilterSession *session);
+    void setName(const QString &name);
+    QString name() const;
+    void setStep(int step);
+    int step() const { return mStep; }
+    static QString stepTitle(int step);
+
+    /** The verdict as shown ("definitely free" / "maybe taken"), empty until the database answered. */
+    QString verdictText() const;
+    bool hasResult() const { return mHaveResult; }
+    const StepResult &result() const { return mResult; }
+    QString text() const; ///< the steps' text as shown (for tests)
+
+signals:
+    void resultReady();
+
+protected:
+    void keyPressEvent(QKeyEvent *) override;
+
+private:
+    void nameEdited();
+    void render();
+    QString stepHtml(int step) const;
+
+    FilterSession *mSession = nullptr;
+    QLineEdit *mName = nullptr;
+    QPushButton *mBack = nullptr;
+    QPushButton *mNext = nullptr;
+    QLabel *mTitle = nullptr;
+    QTextBrowser *mText = nullptr;
+    ChunkGridWidget *mGrid = nullptr;
+    QLabel *mVerdict = nullptr;
+    QTimer *mDebounce = nullptr;
+    int mStep = Verdict;
+    Explanation mOffline;
+    StepResult mResult;
+    bool mHaveResult = false;
+    QString mError;
+};
+
+} // namespace bloom
