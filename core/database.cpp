@@ -180,7 +180,9 @@ Error Database::queryError(const QSqlQuery &q, const QString &what)
     if (state == QLatin1String("25006"))
         return makeError(ErrorKind::Server, QStringLiteral("%1: %2").arg(what, text),
                          QStringLiteral("the session is read-only; switch to admin mode to write"));
-    if (state.startsWith(QLatin1String("08")) || text.contains(QLatin1String("server closed the connection")) ||
+    // 08xxx: connection exceptions; 57P01-57P03: the server terminated the session or is shutting down.
+    if (state.startsWith(QLatin1String("08")) || state.startsWith(QLatin1String("57P")) ||
+        text.contains(QLatin1String("server closed the connection")) ||
         text.contains(QLatin1String("no connection to the server")))
         return makeError(ErrorKind::Connection, QStringLiteral("%1: lost the connection: %2").arg(what, text),
                          QStringLiteral("check that the server is up; nothing was committed by the failed step"));

@@ -1,0 +1,210 @@
+#include "chunkgridwidget.h"
+#include "connectdialog.h"
+#include "filtersession.h"
+#include "fprview.h"
+#include "heatmapwidget.h"
+#include "localcluster.h"
+#include "mainwindow.h"
+#include "pgconn.h"
+#include "stepthroughview.h"
+#include "testcluster.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QTest>
+#include <QTimer>
+
+#include <thread>
+
+using namespace bloom;
+
+/** The real window under QT_QPA_PLATFORM=offscreen, against a LocalCluster with the reference filter. */
+class TestGui : public QObject {
+    Q_OBJECT
+private:
+    LocalCluster mCluster;
+    std::unique_ptr<PgConn> mRaw;
+    std::unique_ptr<MainWindow> mWindow;
+
+    void waitForRefreshes(int count) { QTRY_VERIFY_WITH_TIMEOUT(mWindow->refreshCount() >= count, 30000); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(test::startCluster(mCluster));
+        QVERIFY(mCluster.createDatabase(QStringLiteral("app")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("app"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        mRaw = std::make_unique<PgConn>(mCluster.connectionString(QStringLiteral("app")));
+        // A known full chunk (5) next to a known empty one (6).
+        QVERIFY(mRaw->exec(QStringLiteral("update username_filter set bits = ~0::bit(8192) where chunk = 5")).ok());
+        mWindow = std::make_unique<MainWindow>();
+        mWindow->setRefreshInterval(1);
+        mWindow->show();
+        mWindow->connectTo(*ConnectionSpec::parse(mCluster.connectionString(QStringLiteral("app"))), FilterRef{});
+        waitForRefreshes(1);
+    }
+
+    void titleSaysWhereAndReadOnly()
+    {
+        QVERIFY2(mWindow->windowTitle().contains(QLatin1String("username_filter")), qPrintable(mWindow->windowTitle()));
+        QVERIFY(mWindow->windowTitle().contains(QLatin1String("bloomscope_demo")) ||
+                mWindow->windowTitle().contains(QLatin1String("/app")));
+        QVERIFY(mWindow->windowTitle().contains(QLatin1String("read-only")));
+        QVERIFY(mWindow->session()->summary().readOnly);
+    }
+
+    void heatmapHasOneCellPerChunk()
+    {
+        const FillResult &r = mWindow->heatmap()->result();
+        QCOMPARE(qint64(r.heatmap.width()) * r.heatmap.height(), 131072);
+        QCOMPARE(r.fill.setBits.size(), size_t(131072));
+        const QRgb full = r.heatmap.pixel(5 % r.imageColumns, 5 / r.imageColumns);
+        const QRgb empty = r.heatmap.pixel(6 % r.imageColumns, 6 / r.imageColumns);
+        QVERIFY(full != empty);
+        QCOMPARE(full, fillColour(8192, r.scaleMax));
+        QCOMPARE(empty, fillColour(0, r.scaleMax));
+        // Every cell maps back to its chunk.
+        for (quint32 c : {0u, 5u, 511u, 512u, 71962u, 131071u})
+            QCOMPARE(mWindow->heatmap()->chunkAt(mWindow->heatmap()->cellRect(c).center()), qint64(c));
+        QVERIFY(mWindow->heatmap()->describeChunk(5).contains(QLatin1String("8192 of 8192")));
+    }
+
+    void refreshRunsOffTheGuiThread()
+    {
+        QVERIFY(mWindow->heatmap()->result().onWorkerThread);
+        // Hold an exclusive lock so the next refresh waits on the server; the window keeps running.
+        PgConn locker(mCluster.connectionString(QStringLiteral("app")));
+        QVERIFY(locker.exec(QStringLiteral("begin; lock table username_filter in access exclusive mode")).ok());
+        const int before = mWindow->refreshCount();
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->session()->refreshing(), 5000);
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start(50);
+        QTest::qWait(1500); // the GUI thread processes events while the refresh is blocked
+        QVERIFY2(ticks >= 20, qPrintable(QString::number(ticks)));
+        QCOMPARE(mWindow->refreshCount(), before);
+        QVERIFY(mWindow->session()->refreshing());
+        QVERIFY(locker.exec(QStringLiteral("rollback")).ok());
+        waitForRefreshes(before + 1);
+    }
+
+    void stepThroughAda()
+    {
+        StepThroughView *step = mWindow->stepView();
+        mWindow->showView(QStringLiteral("step"));
+        step->setName(QString());
+        QTest::keyClicks(step->findChild<QLineEdit *>(QStringLiteral("stepName")), QStringLiteral("ada"));
+        QTRY_VERIFY_WITH_TIMEOUT(step->hasResult(), 10000);
+        QCOMPARE(step->result().explanation.placement.chunk, 71962u);
+        QCOMPARE(step->result().explanation.setBits(), (QList<int>{619, 1835, 3259, 3422, 5396, 5977, 6900}));
+        QCOMPARE(step->verdictText(), QStringLiteral("definitely free"));
+        QVERIFY(step->text().contains(QLatin1String("71962")));
+        QVERIFY(step->text().contains(QLatin1String("{619,1835,3259,3422,5396,5977,6900}")));
+        QVERIFY(step->text().contains(QLatin1String("definitely free")));
+        // Walk back and forth with the buttons.
+        auto *back = step->findChild<QPushButton *>(QStringLiteral("stepBack"));
+        QTest::mouseClick(back, Qt::LeftButton);
+        QCOMPARE(step->step(), int(StepThroughView::AndMask));
+        QVERIFY(step->findChild<QLabel *>(QStringLiteral("verdict"))->text().isEmpty());
+        QTest::mouseClick(step->findChild<QPushButton *>(QStringLiteral("stepNext")), Qt::LeftButton);
+        QCOMPARE(step->step(), int(StepThroughView::Verdict));
+
+        // The application adds ada with the reference statement: the step-through now says maybe.
+        QVERIFY(mRaw->exec(QStringLiteral("update username_filter f set bits = f.bits | b.mask "
+                                          "from username_bits('ada') b where f.chunk = b.chunk"))
+                    .ok());
+        step->setName(QString());
+        QTest::keyClicks(step->findChild<QLineEdit *>(QStringLiteral("stepName")), QStringLiteral("Ada"));
+        QTRY_COMPARE_WITH_TIMEOUT(step->verdictText(), QStringLiteral("maybe taken"), 10000);
+        QCOMPARE(step->result().explanation.placement.chunk, 71962u);
+    }
+
+    void nonAsciiStepUsesServerLower()
+    {
+        StepThroughView *step = mWindow->stepView();
+        step->setName(QStringLiteral("İstanbul"));
+        QTRY_VERIFY_WITH_TIMEOUT(step->hasResult(), 10000);
+        QCOMPARE(step->result().explanation.lowering, Lowering::Server);
+        QCOMPARE(step->result().explanation.normalized, QStringLiteral("istanbul"));
+    }
+
+    void fprChartHasModelAndMeasuredPoints()
+    {
+        waitForRefreshes(mWindow->refreshCount() + 2);
+        FprView *fpr = mWindow->fprView();
+        QVERIFY(fpr->modelSeries()->count() >= 100);
+        QVERIFY(fpr->measuredSeries()->count() >= 2);
+        QCOMPARE(fpr->referencePoints()->count(), 3); // 1 in 170, 1 in 27, 1 in 9
+        QVERIFY(fpr->capacityText().contains(QLatin1String("capacity left")));
+        fpr->setTarget(0.05);
+        QVERIFY(fpr->capacityText().contains(QLatin1String("5%")));
+        fpr->setTarget(0.01);
+    }
+
+    void clickingAChunkShowsItsBits()
+    {
+        mWindow->showView(QStringLiteral("heatmap"));
+        HeatmapWidget *h = mWindow->heatmap();
+        QTest::mouseClick(h, Qt::LeftButton, {}, h->cellRect(71962).center().toPoint());
+        QTRY_COMPARE_WITH_TIMEOUT(mWindow->chunkView()->chunk(), 71962u, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(mWindow->chunkView()->bits().size(), 8192, 10000);
+        QCOMPARE(mWindow->chunkView()->bits().at(619), '1');
+    }
+
+    void lostConnectionIsShownAndRetried()
+    {
+        const int before = mWindow->refreshCount();
+        QVERIFY(mRaw->exec(QStringLiteral("select pg_terminate_backend(pid) from pg_stat_activity "
+                                          "where application_name = 'bloomscope' and pid <> pg_backend_pid()"))
+                    .ok());
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->statusText().contains(QLatin1String("Connection lost")), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->refreshCount() > before, 15000); // reconnected on a later tick
+    }
+
+    void connectionErrorShowsInTheDialog()
+    {
+        FilterSession session;
+        ConnectDialog dialog(&session);
+        dialog.show();
+        dialog.findChild<QLineEdit *>(QStringLiteral("host"))->setText(QStringLiteral("127.0.0.1"));
+        dialog.findChild<QSpinBox *>(QStringLiteral("port"))->setValue(1);
+        dialog.findChild<QLineEdit *>(QStringLiteral("database"))->setText(QStringLiteral("nowhere"));
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("connectButton")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.errorText().contains(QLatin1String("cannot reach the server")), 15000);
+        QVERIFY(dialog.isVisible()); // not closed, not crashed
+        QVERIFY(!session.isOpen());
+    }
+
+    void dialogConnectsToAGoodProfile()
+    {
+        FilterSession session;
+        ConnectDialog dialog(&session);
+        Profile p;
+        p.host = mCluster.socketDir();
+        p.port = mCluster.port();
+        p.database = QStringLiteral("app");
+        p.user = mCluster.superuser();
+        p.sslmode = QStringLiteral("disable");
+        dialog.setProfile(p);
+        dialog.show();
+        dialog.connectNow();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isOpen(), 15000);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(session.summary().geometry, Geometry());
+    }
+
+    void cleanupTestCase()
+    {
+        mWindow.reset();
+        mRaw.reset();
+        QVERIFY(mCluster.stop().ok());
+    }
+};
+
+QTEST_MAIN(TestGui)
+#include "tst_gui.moc"
