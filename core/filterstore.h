@@ -103,6 +103,8 @@ public:
     /** A flag that, once true, makes every batch loop stop with a Cancelled error (Ctrl-C, a Cancel
      *  button); pair it with Database::cancel() for the statement running at that moment. */
     void setCancelFlag(const std::atomic<bool> *flag) { mCancelFlag = flag; }
+    /** When the caller runs the transaction (a swap), bulk adds neither begin, commit nor retry. */
+    void setManagedTransaction(bool managed) { mManagedTransaction = managed; }
 
     /** Creates the table and its function for g in one transaction; refuses to overwrite. */
     Status init(const Geometry &g);
@@ -152,6 +154,7 @@ private:
     Status flushMasksParallel(MaskBatch &batch, qint64 *updated);
     /** Timings of the last flushMasks(), for LoadReport. */
     bool mTempBuffersSet = false;
+    bool mManagedTransaction = false;
     double mLastCopySeconds = 0, mLastUpdateSeconds = 0, mLastMergeSeconds = 0;
 
     Database &mDb;

@@ -2,6 +2,7 @@
 #include "filterstore.h"
 #include "maskbatch.h"
 #include "namereader.h"
+#include "pgcopy.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -14,32 +15,6 @@
 #include <thread>
 
 namespace bloom {
-
-namespace {
-
-/** Runs COPY ... FROM STDIN and streams the batch into it; returns the rows sent, or libpq's error. */
-Result<qint64> copyIn(PGconn *pg, const QString &copySql, const MaskBatch &batch)
-{
-    std::unique_ptr<PGresult, decltype(&PQclear)> start(PQexec(pg, copySql.toUtf8().constData()), &PQclear);
-    if (PQresultStatus(start.get()) != PGRES_COPY_IN)
-        return makeError(ErrorKind::Server, QString::fromUtf8(PQresultErrorMessage(start.get())).trimmed());
-    const qint64 rows = batch.writeCopy([pg](const char *d, qsizetype n) { return PQputCopyData(pg, d, int(n)) == 1; });
-    const bool sent = rows >= 0;
-    PQputCopyEnd(pg, sent ? nullptr : "bloomscope: sending the batch failed");
-    QString error = sent ? QString() : QString::fromUtf8(PQerrorMessage(pg)).trimmed();
-    while (PGresult *r = PQgetResult(pg)) {
-        if (PQresultStatus(r) != PGRES_COMMAND_OK && error.isEmpty())
-            error = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
-        PQclear(r);
-    }
-    if (!error.isEmpty())
-        return makeError(error.contains(QLatin1String("canceling statement")) ? ErrorKind::Cancelled
-                                                                              : ErrorKind::Server,
-                         QStringLiteral("COPY into the load table failed: %1").arg(error));
-    return rows;
-}
-
-} // namespace
 
 Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
 {
@@ -54,7 +29,7 @@ Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
     for (int attempt = 1;; ++attempt) {
         timer.start();
         QSqlDatabase &db = mDb.db();
-        if (!db.transaction())
+        if (!mManagedTransaction && !db.transaction())
             return makeError(ErrorKind::Connection, QStringLiteral("cannot begin a transaction on %1").arg(mTable));
         QSqlQuery q(db);
         Error failure;
@@ -70,7 +45,9 @@ Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
             (void)q.exec(QStringLiteral("set temp_buffers = '256MB'")); // only before the first temp table
             mTempBuffersSet = true;
         }
-        if (!q.exec(QStringLiteral("set local enable_hashjoin = off")) ||
+        const QString temp =
+            mManagedTransaction ? QStringLiteral("drop table if exists pg_temp.bloomscope_load; ") : QString();
+        if (!q.exec(temp + QStringLiteral("set local enable_hashjoin = off")) ||
             !q.exec(QStringLiteral("set local enable_mergejoin = off")))
             fail(Database::queryError(q, QStringLiteral("setting up the load")));
         if (!failed &&
@@ -79,8 +56,8 @@ Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
             fail(Database::queryError(q, QStringLiteral("creating the load table")));
         if (!failed) {
             q.finish();
-            auto rows =
-                copyIn(mDb.pgconn(), QStringLiteral("copy pg_temp.bloomscope_load from stdin (format binary)"), batch);
+            auto rows = copyIn(mDb.pgconn(), QStringLiteral("copy pg_temp.bloomscope_load from stdin (format binary)"),
+                               [&batch](const CopySink &sink) { return batch.writeCopy(sink); });
             if (rows)
                 expected = *rows;
             else
@@ -101,13 +78,15 @@ Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
         if (!failed) {
             *updated = q.numRowsAffected();
             q.finish();
-            if (db.commit()) {
+            if (mManagedTransaction || db.commit()) {
                 mLastUpdateSeconds = double(timer.nsecsElapsed()) / 1e9;
                 return success();
             }
             fail(makeError(ErrorKind::Server, QStringLiteral("commit of the batch failed")));
         }
         q.finish();
+        if (mManagedTransaction)
+            return failure; // the caller's transaction is aborted: it rolls back
         db.rollback();
         const bool retry = failure.message.contains(QLatin1String("deadlock detected")) ||
                            failure.message.contains(QLatin1String("could not serialize"));

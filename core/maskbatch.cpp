@@ -1,27 +1,10 @@
 #include "maskbatch.h"
+#include "pgcopy.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace bloom {
-
-namespace {
-
-void putBe16(char *&at, quint16 v)
-{
-    *at++ = char(v >> 8);
-    *at++ = char(v);
-}
-
-void putBe32(char *&at, quint32 v)
-{
-    *at++ = char(v >> 24);
-    *at++ = char(v >> 16);
-    *at++ = char(v >> 8);
-    *at++ = char(v);
-}
-
-} // namespace
 
 void MaskBatch::add(const Placement &p)
 {
@@ -54,10 +37,7 @@ qint64 MaskBatch::writeCopy(const std::function<bool(const char *, qsizetype)> &
         at = buffer.data();
         return n == 0 || sink(buffer.data(), n);
     };
-    memcpy(at, "PGCOPY\n\377\r\n\0", 11);
-    at += 11;
-    putBe32(at, 0);
-    putBe32(at, 0);
+    putCopyHeader(at);
     qint64 rows = 0;
     for (size_t i = 0; i < order.size();) {
         const std::uint32_t chunk = std::uint32_t(order[i] >> 32);

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <signal.h>
+#include <unistd.h>
 
 namespace bloom::cli {
 
@@ -37,6 +38,15 @@ Commands:
                         N random names that were never added, beside estimate and model
   skew                  histogram of chunk fill beside the model's spread, and outliers
   chunk N               the bits of one chunk
+  rebuild --into TABLE [--source CONNINFO]... [--query SQL] [--file NAMES]...
+          [--chunks N --chunk-bits B --k K | --target-fpr P --expected-names N]
+          [--method client|sql] [--grace SECONDS]
+                        build a new filter from the shards (and files) while the live one
+                        keeps serving; names added meanwhile are recorded and drained in
+  rebuild --abort       restore the live function and remove an interrupted rebuild
+  swap TABLE [--yes]    make the rebuilt TABLE and its function the live pair, in one
+                        transaction; the old pair is kept under a dated name
+  drop-old [--yes]      drop the old pair a swap kept, and the rebuild's helpers
 
 Options:
   --db CONNINFO         the filter's database
@@ -48,6 +58,7 @@ Options:
   --k K                 bits per name (default 7)
   --csv                 CSV output (fill)
   --sample N            probes for fpr
+  --yes                 do not ask before swap or drop-old
   -h, --help            this text
 
 Exit codes:
@@ -103,10 +114,23 @@ int exitCodeFor(ErrorKind kind)
 
 Args parseArgs(const QStringList &argv)
 {
-    static const QSet<QString> valued{
-        QStringLiteral("db"),         QStringLiteral("table"), QStringLiteral("function"), QStringLiteral("chunks"),
-        QStringLiteral("chunk-bits"), QStringLiteral("k"),     QStringLiteral("sample")};
-    static const QSet<QString> flags{QStringLiteral("json"), QStringLiteral("help"), QStringLiteral("csv")};
+    static const QSet<QString> valued{QStringLiteral("db"),
+                                      QStringLiteral("table"),
+                                      QStringLiteral("function"),
+                                      QStringLiteral("chunks"),
+                                      QStringLiteral("chunk-bits"),
+                                      QStringLiteral("k"),
+                                      QStringLiteral("sample"),
+                                      QStringLiteral("source"),
+                                      QStringLiteral("query"),
+                                      QStringLiteral("file"),
+                                      QStringLiteral("method"),
+                                      QStringLiteral("target-fpr"),
+                                      QStringLiteral("expected-names"),
+                                      QStringLiteral("into"),
+                                      QStringLiteral("grace")};
+    static const QSet<QString> flags{QStringLiteral("json"), QStringLiteral("help"), QStringLiteral("csv"),
+                                     QStringLiteral("abort"), QStringLiteral("yes")};
     Args a;
     for (qsizetype i = 0; i < argv.size(); ++i) {
         const QString &w = argv[i];
@@ -138,7 +162,7 @@ Args parseArgs(const QStringList &argv)
                 }
                 value = argv[++i];
             }
-            a.options.insert(name, value);
+            a.options[name].append(value);
         } else if (flags.contains(name) && !inlineValue) {
             a.flags.insert(name);
         } else {
@@ -162,6 +186,22 @@ int Context::fail(const Error &e)
     mErr << "bloomctl: " << e.toString() << "\n";
     mErr.flush();
     return exitCodeFor(e.kind);
+}
+
+bool Context::confirm(const QString &what)
+{
+    if (mArgs.flag("yes"))
+        return true;
+    if (::isatty(STDIN_FILENO) != 1) {
+        mErr << "bloomctl: " << what << "\nbloomctl: not confirmed: add --yes (standard input is not a terminal)\n";
+        return false;
+    }
+    mErr << what << "\nType yes to go on: ";
+    mErr.flush();
+    char answer[16] = {};
+    if (!fgets(answer, sizeof answer, stdin))
+        return false;
+    return qstrncmp(answer, "yes", 3) == 0;
 }
 
 int Context::usage(const QString &message)
@@ -253,10 +293,13 @@ int run(const QStringList &argv)
     sigaction(SIGTERM, &sa, nullptr);
     const QString command = a.positional.first();
     static const QMap<QString, int (*)(Context &)> commands{
-        {QStringLiteral("explain"), cmdExplain}, {QStringLiteral("add"), cmdAdd},   {QStringLiteral("check"), cmdCheck},
-        {QStringLiteral("load"), cmdLoad},       {QStringLiteral("init"), cmdInit}, {QStringLiteral("info"), cmdInfo},
-        {QStringLiteral("fill"), cmdFill},       {QStringLiteral("fpr"), cmdFpr},   {QStringLiteral("skew"), cmdSkew},
-        {QStringLiteral("chunk"), cmdChunk},
+        {QStringLiteral("explain"), cmdExplain},  {QStringLiteral("add"), cmdAdd},
+        {QStringLiteral("check"), cmdCheck},      {QStringLiteral("load"), cmdLoad},
+        {QStringLiteral("init"), cmdInit},        {QStringLiteral("info"), cmdInfo},
+        {QStringLiteral("fill"), cmdFill},        {QStringLiteral("fpr"), cmdFpr},
+        {QStringLiteral("skew"), cmdSkew},        {QStringLiteral("chunk"), cmdChunk},
+        {QStringLiteral("rebuild"), cmdRebuild},  {QStringLiteral("swap"), cmdSwap},
+        {QStringLiteral("drop-old"), cmdDropOld},
     };
     const auto it = commands.find(command);
     if (it == commands.end())

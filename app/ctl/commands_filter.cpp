@@ -4,6 +4,7 @@
 
 #include "fillstats.h"
 #include "fprmodel.h"
+#include "rebuild.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -127,6 +128,11 @@ int cmdInfo(Context &c)
       << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
       << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze " << when(health->lastAutoanalyze)
       << '\n';
+    if (auto st = Rebuilder::state(**c.database()); st && st->exists)
+        o << "rebuild         into " << st->newTable << ", stage " << st->stage << ", started "
+          << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
+          << " pending name(s): the live function records every name until 'bloomctl swap " << st->newTable
+          << "' or 'bloomctl rebuild --abort'\n";
     if (health->deadTuples > health->liveTuples / 5)
         o << "note            many dead tuples: every add rewrites a ~1 KiB row; VACUUM " << s->ref().table
           << " (or tune autovacuum_vacuum_scale_factor for it)\n";

@@ -16,7 +16,7 @@ namespace bloom::cli {
 
 /** The parsed command line: options (with values), flags and positional words (command first). */
 struct Args {
-    QMap<QString, QString> options;
+    QMap<QString, QStringList> options; ///< every value given, in order (--source may repeat)
     QSet<QString> flags;
     QStringList positional;
     QString error;
@@ -24,8 +24,10 @@ struct Args {
     bool flag(const char *name) const { return flags.contains(QLatin1String(name)); }
     QString option(const char *name, const QString &fallback = {}) const
     {
-        return options.value(QLatin1String(name), fallback);
+        const QStringList v = options.value(QLatin1String(name));
+        return v.isEmpty() ? fallback : v.last();
     }
+    QStringList all(const char *name) const { return options.value(QLatin1String(name)); }
     bool has(const char *name) const { return options.contains(QLatin1String(name)); }
 };
 
@@ -45,6 +47,9 @@ public:
     Result<FilterStore *> store();
     /** Opens --db only (for init). */
     Result<Database *> database();
+
+    /** Asks before a destructive action: --yes, or "yes" typed on a terminal. */
+    bool confirm(const QString &what);
 
     /** Prints an error and returns the exit code of its kind. */
     int fail(const Error &e);
@@ -78,5 +83,8 @@ int cmdFill(Context &c);
 int cmdFpr(Context &c);
 int cmdSkew(Context &c);
 int cmdChunk(Context &c);
+int cmdRebuild(Context &c);
+int cmdSwap(Context &c);
+int cmdDropOld(Context &c);
 
 } // namespace bloom::cli

@@ -1,0 +1,448 @@
+#include "connectionspec.h"
+#include "database.h"
+#include "demo.h"
+#include "filterstore.h"
+#include "fprmodel.h"
+#include "localcluster.h"
+#include "pgconn.h"
+#include "rebuild.h"
+#include "testcluster.h"
+
+#include <QBuffer>
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QTest>
+
+#include <libpq-fe.h>
+
+#include <signal.h>
+#include <thread>
+
+using namespace bloom;
+
+namespace {
+
+std::unique_ptr<Database> openDb(const QString &conninfo)
+{
+    auto db = Database::open(*ConnectionSpec::parse(conninfo));
+    if (!db)
+        qFatal("%s", qPrintable(db.error().toString()));
+    return std::move(db).value();
+}
+
+} // namespace
+
+/**
+ * Rebuild and swap with no name ever lost: from four shard databases and a file, with sign-ups and
+ * checks running throughout, through cancel, kill -9 and a terminated connection.
+ */
+class TestRebuild : public QObject {
+    Q_OBJECT
+private:
+    LocalCluster mCluster;
+    QList<QByteArray> mShardNames; // every name in a shard
+    QList<QByteArray> mFileNames;
+    QTemporaryFile mFile;
+
+    QString filterDb() const { return mCluster.connectionString(QStringLiteral("filter")); }
+    QString shard(int i) const { return mCluster.connectionString(QStringLiteral("shard%1").arg(i)); }
+
+    /** How many of `names` the reference check statement calls free (must be 0). */
+    qint64 referenceFree(const QList<QByteArray> &names)
+    {
+        PgConn c(filterDb());
+        auto r = c.column(QStringLiteral("select count(*) from unnest(string_to_array($1, E'\\n')) n "
+                                         "where not (select bits & mask = mask from username_filter "
+                                         "join username_bits(n) using (chunk))"),
+                          {names.join('\n')});
+        if (!r)
+            qFatal("%s", qPrintable(r.error().message));
+        return r->value(0).toLongLong();
+    }
+
+    QString bloomctlRun(const QStringList &args, int *code, const QMap<QString, QString> &env = {})
+    {
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (auto it = env.begin(); it != env.end(); ++it)
+            e.insert(it.key(), it.value());
+        p.setProcessEnvironment(e);
+        p.start(QStringLiteral(BLOOMCTL_PATH), QStringList{QStringLiteral("--db"), filterDb()} + args);
+        p.waitForFinished(120000);
+        *code = p.exitCode();
+        return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+    }
+
+    QStringList rebuildArgs(const QString &into)
+    {
+        QStringList a{QStringLiteral("rebuild"),  QStringLiteral("--into"), into,
+                      QStringLiteral("--chunks"), QStringLiteral("262144"), QStringLiteral("--grace"),
+                      QStringLiteral("0"),        QStringLiteral("--file"), mFile.fileName()};
+        for (int i = 1; i <= 4; ++i)
+            a << QStringLiteral("--source") << shard(i);
+        return a;
+    }
+
+    void expectCleanAndUnchanged()
+    {
+        // The live filter is the application's: the original function, every earlier name maybe.
+        PgConn c(filterDb());
+        auto def = c.column(QStringLiteral("select pg_get_functiondef('username_bits(text)'::regprocedure)"));
+        QVERIFY(!def->value(0).contains("bloomscope_record"));
+        auto left = c.column(QStringLiteral("select count(*) from pg_class where relname like 'bloomscope%' "
+                                            "or relname like 'killed%'"));
+        QCOMPARE(left->value(0), QByteArray("0"));
+        auto rows = c.column(QStringLiteral("select count(*) from username_filter"));
+        QCOMPARE(rows->value(0), QByteArray("131072"));
+        QCOMPARE(referenceFree(mShardNames.mid(0, 3000)), 0);
+    }
+
+private slots:
+    void init()
+    {
+        // Each case starts with no rebuild around, whatever the previous one left.
+        if (mCluster.isRunning()) {
+            auto db = openDb(filterDb());
+            if (auto st = Rebuilder::state(*db); st && st->exists)
+                (void)Rebuilder::abort(*db);
+        }
+    }
+
+    void initTestCase()
+    {
+        QVERIFY(test::startCluster(mCluster));
+        QVERIFY(mCluster.createDatabase(QStringLiteral("filter")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("filter"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        // Four shards of users, spread by id, and a file; some names are not ASCII.
+        const QList<QByteArray> all = demoNames(24000, 7);
+        for (int i = 1; i <= 4; ++i) {
+            QVERIFY(mCluster.createDatabase(QStringLiteral("shard%1").arg(i)).ok());
+            PgConn s(shard(i));
+            QVERIFY(s.exec(QStringLiteral("create table users (id bigint primary key, username text not null unique)"))
+                        .ok());
+            QList<QByteArray> mine;
+            for (qsizetype j = i - 1; j < 20000; j += 4)
+                mine.append(all[j]);
+            if (i == 1)
+                mine << QStringLiteral("Straße").toUtf8() << QStringLiteral("İstanbul").toUtf8()
+                     << QStringLiteral("ÅSA\u00e9").toUtf8();
+            QVERIFY(s.column(QStringLiteral("insert into users select row_number() over () * 4 + %1, n from "
+                                            "unnest(string_to_array($1, E'\\n')) n returning 1")
+                                 .arg(i),
+                             {mine.join('\n')})
+                        .ok());
+            mShardNames += mine;
+        }
+        mFileNames = all.mid(20000);
+        QVERIFY(mFile.open());
+        mFile.write(mFileNames.join('\n'));
+        mFile.close();
+        // The live filter holds every name, loaded the reference way (filter first).
+        auto db = openDb(filterDb());
+        FilterStore live(*db, FilterRef{});
+        QVERIFY(live.attach().ok());
+        QVERIFY(live.addBulk(*live.place(mShardNames + mFileNames)).ok());
+        QCOMPARE(referenceFree(mShardNames + mFileNames), 0);
+    }
+
+    void cancelLeavesTheLiveFilterUntouched()
+    {
+        auto db = openDb(filterDb());
+        RebuildOptions o;
+        o.intoTable = QStringLiteral("cancelled");
+        o.geometry = *Geometry::fromCounts(262144, 8192, 7);
+        o.sources = {*ConnectionSpec::parse(shard(1))};
+        o.graceSeconds = 0;
+        std::atomic<bool> cancel{false};
+        Rebuilder r(*db, o);
+        r.setCancelFlag(&cancel);
+        r.setProgress([&cancel](const RebuildProgress &p) {
+            if (p.stage == QLatin1String("write"))
+                cancel.store(true);
+        });
+        auto result = r.run();
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().kind, ErrorKind::Cancelled);
+        auto st = Rebuilder::state(*db);
+        QVERIFY(st->exists); // detectable...
+        QCOMPARE(referenceFree(mShardNames.mid(0, 3000)), 0);
+        QVERIFY(Rebuilder::abort(*db).ok()); // ...and removable
+        expectCleanAndUnchanged();
+    }
+
+    void killMinus9InEachStage_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::newRow("export") << QStringLiteral("export");
+        QTest::newRow("inside the write transaction") << QStringLiteral("index");
+        QTest::newRow("drain") << QStringLiteral("drain");
+    }
+    void killMinus9InEachStage()
+    {
+        QFETCH(QString, stage);
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("BLOOMSCOPE_TEST_PAUSE_AT"), stage);
+        p.setProcessEnvironment(e);
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(BLOOMCTL_PATH),
+                QStringList{QStringLiteral("--db"), filterDb()} + rebuildArgs(QStringLiteral("killed")));
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (out += p.readAll()).contains("paused at " + stage.toUtf8()) || p.state() == QProcess::NotRunning, 60000);
+        QVERIFY2(p.state() == QProcess::Running, out.constData());
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+        // The live filter still answers every earlier name, and info names the leftovers.
+        QCOMPARE(referenceFree(mShardNames.mid(0, 3000)), 0);
+        int code = -1;
+        const QString info = bloomctlRun({QStringLiteral("info")}, &code);
+        QCOMPARE(code, 0);
+        QVERIFY2(info.contains(QLatin1String("rebuild         into killed")), qPrintable(info));
+        const QString aborted = bloomctlRun({QStringLiteral("rebuild"), QStringLiteral("--abort")}, &code);
+        QVERIFY2(code == 0 && aborted.contains(QLatin1String("rebuild aborted")), qPrintable(aborted));
+        expectCleanAndUnchanged();
+    }
+
+    void terminatedConnectionLeavesTheLiveFilterUntouched()
+    {
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("BLOOMSCOPE_TEST_PAUSE_AT"), QStringLiteral("index"));
+        e.insert(QStringLiteral("BLOOMSCOPE_TEST_PAUSE_SECONDS"), QStringLiteral("3"));
+        p.setProcessEnvironment(e);
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(BLOOMCTL_PATH),
+                QStringList{QStringLiteral("--db"), filterDb()} + rebuildArgs(QStringLiteral("killed")));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += p.readAll()).contains("paused at index") || p.state() == QProcess::NotRunning,
+                                 60000);
+        QVERIFY2(p.state() == QProcess::Running, out.constData());
+        PgConn admin(filterDb());
+        QVERIFY(admin
+                    .exec(QStringLiteral("select pg_terminate_backend(pid) from pg_stat_activity "
+                                         "where application_name = 'bloomscope' and pid <> pg_backend_pid()"))
+                    .ok());
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY(p.exitCode() != 0);
+        QCOMPARE(referenceFree(mShardNames.mid(0, 3000)), 0);
+        int code = -1;
+        bloomctlRun({QStringLiteral("rebuild"), QStringLiteral("--abort")}, &code);
+        QCOMPARE(code, 0);
+        expectCleanAndUnchanged();
+    }
+
+    void swapRefusesAMismatchedOrIncompleteFilter()
+    {
+        auto db = openDb(filterDb());
+        RebuildOptions o;
+        o.intoTable = QStringLiteral("refused");
+        o.geometry = *Geometry::fromCounts(262144, 8192, 7);
+        o.sources = {*ConnectionSpec::parse(shard(2))};
+        o.graceSeconds = 0;
+        // A sign-up during the rebuild, through the live function: it gets drained into the new filter.
+        Rebuilder r(*db, o);
+        r.setProgress([this](const RebuildProgress &p) {
+            if (p.stage == QLatin1String("write")) {
+                PgConn app(filterDb());
+                (void)app.exec(QStringLiteral("update username_filter f set bits = f.bits | b.mask "
+                                              "from username_bits('drained-name') b where f.chunk = b.chunk"));
+            }
+        });
+        QVERIFY(r.run().ok());
+        PgConn c(filterDb());
+        // Lose the drained name's bits in the new table: swap must refuse.
+        const Placement p = placeAscii(*Geometry::fromCounts(262144, 8192, 7), "drained-name");
+        QVERIFY(c.exec(QStringLiteral("update refused set bits = 0::bit(8192) where chunk = %1").arg(p.chunk)).ok());
+        auto s = Rebuilder::swap(*db, QStringLiteral("refused"));
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().message.contains(QLatin1String("drained from the pending table")),
+                 qPrintable(s.error().message));
+        // A function that does not fit the table: swap must refuse.
+        QVERIFY(c.exec(QStringLiteral(
+                           "create or replace function refused_bits(name text, out chunk int, out mask bit(8192)) "
+                           "language sql as $$ select 0, 0::bit(8192) $$"))
+                    .ok());
+        s = Rebuilder::swap(*db, QStringLiteral("refused"));
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().kind, ErrorKind::ForeignFilter);
+        QVERIFY(Rebuilder::abort(*db).ok());
+        expectCleanAndUnchanged();
+    }
+
+    void rebuildAndSwapWhileSigningUp()
+    {
+        // Sign-ups (filter first, then the user row on a shard) and filter-only adds, plain and
+        // prepared, and checks, plain and prepared, run all through the rebuild and the swap.
+        std::atomic<bool> stop{false};
+        std::atomic<bool> recording{false};
+        std::atomic<int> failures{0};
+        std::mutex mutex;
+        QList<QByteArray> added;
+        QStringList errors;
+        const auto worker = [&](int id, bool prepared, bool signup, bool waitForRecording) {
+            PgConn app(filterDb());
+            std::unique_ptr<PgConn> shardConn;
+            if (signup)
+                shardConn = std::make_unique<PgConn>(shard(1 + id % 4));
+            if (prepared) {
+                PQclear(PQprepare(app.handle(), "add",
+                                  "update username_filter f set bits = f.bits | b.mask from username_bits($1) b "
+                                  "where f.chunk = b.chunk",
+                                  1, nullptr));
+            }
+            while (waitForRecording && !recording.load() && !stop.load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            for (int i = 0; !stop.load(); ++i) {
+                const QByteArray name = "signup-" + QByteArray::number(id) + "-" + QByteArray::number(i);
+                PGresult *res;
+                if (prepared) {
+                    const char *v[1] = {name.constData()};
+                    res = PQexecPrepared(app.handle(), "add", 1, v, nullptr, nullptr, 0);
+                } else {
+                    const QByteArray sql = "update username_filter f set bits = f.bits | b.mask from username_bits('" +
+                                           name + "') b where f.chunk = b.chunk";
+                    res = PQexec(app.handle(), sql.constData());
+                }
+                const bool ok = PQresultStatus(res) == PGRES_COMMAND_OK && QByteArray(PQcmdTuples(res)) == "1";
+                if (!ok) {
+                    std::lock_guard lock(mutex);
+                    errors << QString::fromUtf8(PQresultErrorMessage(res)) + QString::fromUtf8(PQcmdTuples(res));
+                    ++failures;
+                }
+                PQclear(res);
+                if (ok && signup)
+                    (void)shardConn->column(QStringLiteral("insert into users values ((random() * 1e15)::bigint, $1) "
+                                                           "returning 1"),
+                                            {name});
+                if (ok) {
+                    std::lock_guard lock(mutex);
+                    added.append(name);
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            }
+        };
+        const auto checker = [&](bool prepared) {
+            PgConn app(filterDb());
+            PQclear(PQprepare(app.handle(), "check",
+                              "select bits & mask = mask as maybe_taken from username_filter join username_bits($1) "
+                              "using (chunk)",
+                              1, nullptr));
+            for (int i = 0; !stop.load(); ++i) {
+                const QByteArray name = i % 2 ? mShardNames[i % mShardNames.size()] : "probe-" + QByteArray::number(i);
+                PGresult *res;
+                if (prepared) {
+                    const char *v[1] = {name.constData()};
+                    res = PQexecPrepared(app.handle(), "check", 1, v, nullptr, nullptr, 0);
+                } else {
+                    const char *v[1] = {name.constData()};
+                    res = PQexecParams(app.handle(),
+                                       "select bits & mask = mask as maybe_taken from username_filter "
+                                       "join username_bits($1) using (chunk)",
+                                       1, nullptr, v, nullptr, nullptr, 0);
+                }
+                const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+                // A name in a shard must never be "free".
+                const bool falseNegative = ok && i % 2 && QByteArray(PQgetvalue(res, 0, 0)) != "t";
+                if (!ok || falseNegative) {
+                    std::lock_guard lock(mutex);
+                    errors << (falseNegative ? QStringLiteral("false negative: ") + QString::fromUtf8(name)
+                                             : QString::fromUtf8(PQresultErrorMessage(res)));
+                    ++failures;
+                }
+                PQclear(res);
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        };
+        std::vector<std::thread> threads;
+        threads.emplace_back(worker, 0, false, true, false);
+        threads.emplace_back(worker, 1, true, true, false);
+        threads.emplace_back(worker, 2, false, false, true); // filter only: the pending table alone covers these
+        threads.emplace_back(worker, 3, true, false, true);
+        threads.emplace_back(checker, false);
+        threads.emplace_back(checker, true);
+        QTest::qWait(300);
+
+        auto db = openDb(filterDb());
+        RebuildOptions o;
+        o.intoTable = QStringLiteral("username_filter_v2");
+        o.geometry = *Geometry::fromCounts(262144, 8192, 7);
+        for (int i = 1; i <= 4; ++i)
+            o.sources.append(*ConnectionSpec::parse(shard(i)));
+        o.files = {mFile.fileName()};
+        o.graceSeconds = 1;
+        Rebuilder r(*db, o);
+        r.setProgress([&](const RebuildProgress &p) {
+            if (p.stage == QLatin1String("grace"))
+                recording.store(true);
+        });
+        auto report = r.run();
+        QVERIFY2(report.ok(), qPrintable(report.ok() ? QString() : report.error().toString()));
+        QVERIFY(report->exported >= mShardNames.size() + mFileNames.size());
+        QTest::qWait(500); // more sign-ups after the rebuild, before the swap
+        auto swapped = Rebuilder::swap(*db, QStringLiteral("username_filter_v2"));
+        QVERIFY2(swapped.ok(), qPrintable(swapped.ok() ? QString() : swapped.error().toString()));
+        qInfo("swap: checks blocked %.1f ms, adds blocked %.1f ms, %lld names drained inside the swap",
+              swapped->exclusiveMs, swapped->lockMs, qlonglong(swapped->drainedInSwap));
+        QTest::qWait(500); // and after the swap, into the new filter
+        stop.store(true);
+        for (auto &t : threads)
+            t.join();
+        QVERIFY2(failures.load() == 0, qPrintable(errors.mid(0, 5).join(QLatin1String("; "))));
+        QVERIFY(added.size() > 100);
+
+        // The new pair is live: the reference statements see 262,144 chunks, and nothing was lost.
+        PgConn c(filterDb());
+        QCOMPARE(c.column(QStringLiteral("select count(*) from username_filter"))->value(0), QByteArray("262144"));
+        QCOMPARE(referenceFree(mShardNames), 0);
+        QCOMPARE(referenceFree(mFileNames), 0);
+        QCOMPARE(referenceFree(added), 0);
+
+        // Its FPR is what the model predicts for its names (the estimate from the fill against the model).
+        FilterStore live(*db, FilterRef{});
+        QVERIFY(live.attach().ok());
+        auto fill = live.fill();
+        const double n = mShardNames.size() + mFileNames.size() + added.size();
+        QVERIFY2(std::abs(fill->estimatedNames() - n) / n < 0.05, qPrintable(QString::number(fill->estimatedNames())));
+        const double model = fpr::blocked(fill->estimatedNames(), live.geometry());
+        QVERIFY2(std::abs(fill->estimatedFpr() - model) / model < 0.5,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(fill->estimatedFpr()).arg(model)));
+        auto dropped = Rebuilder::dropOld(*db, FilterRef{});
+        QVERIFY(dropped.ok());
+        QCOMPARE(dropped->size(), 2);
+    }
+
+    void sampledFprOfASmallRebuildMatchesTheModel()
+    {
+        // Measurable rates need a full filter: 4,096 chunks of 512 bits, 200,000 names.
+        QVERIFY(mCluster.createDatabase(QStringLiteral("small")).ok());
+        const QString conninfo = mCluster.connectionString(QStringLiteral("small"));
+        QVERIFY(mCluster.exec(QStringLiteral("small"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        QTemporaryFile names;
+        QVERIFY(names.open());
+        names.write(demoNames(200000, 11).join('\n'));
+        names.close();
+        auto db = openDb(conninfo);
+        RebuildOptions o;
+        o.intoTable = QStringLiteral("small_v2");
+        o.geometry = *Geometry::fromCounts(4096, 512, 7);
+        o.files = {names.fileName()};
+        o.graceSeconds = 0;
+        Rebuilder r(*db, o);
+        QVERIFY(r.run().ok());
+        FilterStore s(*db, FilterRef{QStringLiteral("small_v2"), QStringLiteral("small_v2_bits")});
+        QVERIFY(s.attach().ok());
+        auto sample = s.sampleFpr(200000);
+        QVERIFY(sample.ok());
+        const double model = fpr::blocked(200000, s.geometry());
+        qInfo("measured %.5f [%.5f, %.5f], model %.5f", sample->measured, sample->low95, sample->high95, model);
+        QVERIFY(sample->low95 * 0.9 <= model && model <= sample->high95 * 1.1);
+        QVERIFY(Rebuilder::abort(*db).ok());
+    }
+
+    void cleanupTestCase() { QVERIFY(mCluster.stop().ok()); }
+};
+
+QTEST_GUILESS_MAIN(TestRebuild)
+#include "tst_rebuild.moc"
