@@ -1,0 +1,160 @@
+// Rebuild of N names (default 10,000,000) spread over 4 local shard databases into 262,144 chunks:
+// Bloomscope's rebuild against the reference bit_or ... group by and against the bare COPY traffic
+// (names out of the shards, the finished table in), with the peak memory beside the array's size.
+//
+//   build/tests/bench/bench_rebuild [NAMES]
+#include "connectionspec.h"
+#include "database.h"
+#include "filtersql.h"
+#include "localcluster.h"
+#include "pgconn.h"
+#include "pgcopy.h"
+#include "rebuild.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <thread>
+
+using namespace bloom;
+
+namespace {
+
+[[noreturn]] void die(const QString &why)
+{
+    std::fprintf(stderr, "bench_rebuild: %s\n", qPrintable(why));
+    std::exit(1);
+}
+
+long maxRssKiB()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+double seconds(const QElapsedTimer &t)
+{
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const qint64 names = argc > 1 ? QByteArray(argv[1]).toLongLong() : 10'000'000;
+    const long rssAtStart = maxRssKiB();
+    LocalCluster cluster;
+    if (auto s = cluster.start(); !s)
+        die(s.error().toString());
+    (void)cluster.createDatabase(QStringLiteral("filter"));
+    (void)cluster.exec(QStringLiteral("filter"), sqlResource(QStringLiteral("reference.sql")));
+    QList<ConnectionSpec> shards;
+    QElapsedTimer t;
+    t.start();
+    std::vector<std::thread> setup;
+    for (int i = 1; i <= 4; ++i) {
+        const QString db = QStringLiteral("shard%1").arg(i);
+        (void)cluster.createDatabase(db);
+        shards.append(*ConnectionSpec::parse(cluster.connectionString(db)));
+        setup.emplace_back([&cluster, db, i, names] {
+            (void)cluster.exec(db, QStringLiteral("create table users (id bigint primary key, username text not null); "
+                                                  "insert into users select g, 'user_' || md5(g::text) from "
+                                                  "generate_series(%1, %2, 4) g")
+                                       .arg(i)
+                                       .arg(names));
+            (void)cluster.exec(db, QStringLiteral("vacuum analyze users"));
+        });
+    }
+    for (auto &s : setup)
+        s.join();
+    std::printf("setup: %lld names in 4 shard databases (%.1f s)\n\n", qlonglong(names), seconds(t));
+    auto db = Database::open(*ConnectionSpec::parse(cluster.connectionString(QStringLiteral("filter"))));
+    if (!db)
+        die(db.error().toString());
+    RebuildOptions o;
+    o.intoTable = QStringLiteral("username_filter_v2");
+    o.geometry = *Geometry::fromCounts(262144, 8192, 7);
+    o.sources = shards;
+    o.graceSeconds = 0;
+
+    // Bloomscope's rebuild.
+    const long rssBefore = maxRssKiB();
+    t.restart();
+    Rebuilder ours(**db, o);
+    auto r = ours.run();
+    const double oursSeconds = seconds(t);
+    if (!r)
+        die(r.error().toString());
+    const long rssPeak = maxRssKiB();
+    (void)Rebuilder::abort(**db);
+    std::printf("rebuild  bloomctl rebuild: %.2f s (export+hash %.2f s, write %.2f s, index %.2f s)\n", oursSeconds,
+                r->exportSeconds, r->writeSeconds, r->indexSeconds);
+    std::printf("         peak memory: +%.0f MiB over the process before (bit array %.0f MiB); %.2fx the array\n",
+                (rssPeak - rssBefore) / 1024.0, double(r->arrayBytes) / 1048576.0,
+                (rssPeak - rssBefore) * 1024.0 / double(r->arrayBytes));
+
+    // The bare traffic: names out of the shards (in parallel), the finished table in.
+    t.restart();
+    std::vector<std::thread> readers;
+    for (const ConnectionSpec &s : shards)
+        readers.emplace_back([s] {
+            PgConn c(s.toConninfo());
+            (void)copyOut(c.handle(), QStringLiteral("copy (select username from users) to stdout"),
+                          [](QByteArrayView) { return true; });
+        });
+    for (auto &th : readers)
+        th.join();
+    const double copyOutSeconds = seconds(t);
+    t.restart();
+    PgConn filter(cluster.connectionString(QStringLiteral("filter")));
+    (void)filter.exec(QStringLiteral("begin; create table copy_only (chunk int not null, bits bit(8192) not null)"));
+    const std::vector<char> zeros(1024, 0);
+    (void)copyIn(filter.handle(), QStringLiteral("copy copy_only from stdin (format binary)"), [&](const CopySink &sink) {
+        std::vector<char> buf(size_t(1 << 20) + 2048);
+        char *at = buf.data();
+        putCopyHeader(at);
+        for (quint32 c = 0; c < 262144; ++c) {
+            putBe16(at, 2);
+            putBe32(at, 4);
+            putBe32(at, c);
+            putBe32(at, 4 + 1024);
+            putBe32(at, 8192);
+            memcpy(at, zeros.data(), 1024);
+            at += 1024;
+            if (at - buf.data() >= (1 << 20)) {
+                sink(buf.data(), at - buf.data());
+                at = buf.data();
+            }
+        }
+        putBe16(at, 0xFFFF);
+        sink(buf.data(), at - buf.data());
+        return qint64(262144);
+    });
+    (void)filter.exec(QStringLiteral("alter table copy_only add primary key (chunk); commit; drop table copy_only"));
+    const double copyInSeconds = seconds(t);
+    const double copyOnly = copyOutSeconds + copyInSeconds;
+    std::printf("copy     COPY the names out (4 shards in parallel) %.2f s + COPY the table in with its key %.2f s "
+                "= %.2f s\n",
+                copyOutSeconds, copyInSeconds, copyOnly);
+    std::printf("         ratio: the rebuild takes %.2fx the bare COPY traffic\n", oursSeconds / copyOnly);
+
+    // The reference: bit_or ... group by with the plpgsql function on the server.
+    o.sqlMethod = true;
+    o.intoTable = QStringLiteral("username_filter_sql");
+    t.restart();
+    Rebuilder reference(**db, o);
+    auto ref = reference.run();
+    const double refSeconds = seconds(t);
+    if (!ref)
+        die(ref.error().toString());
+    (void)Rebuilder::abort(**db);
+    std::printf("reference bit_or ... group by: %.2f s\n", refSeconds);
+    std::printf("         ratio: the rebuild is %.1fx faster than the reference\n", refSeconds / oursSeconds);
+    std::printf("(process RSS at start %ld KiB)\n", rssAtStart);
+    return 0;
+}
