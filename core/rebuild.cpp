@@ -51,6 +51,23 @@ Result<Names> helperNames(Database &db, const QString &liveTable)
     return n;
 }
 
+/** A batch of names in one buffer (no allocation per name): name i is bytes[ends[i-1] .. ends[i]). */
+struct NameBlock {
+    QByteArray bytes;
+    std::vector<quint32> ends;
+    size_t size() const { return ends.size(); }
+    QByteArrayView at(size_t i) const
+    {
+        const quint32 from = i ? ends[i - 1] : 0;
+        return QByteArrayView(bytes.constData() + from, ends[i] - from);
+    }
+    void append(QByteArrayView name)
+    {
+        bytes.append(name.data(), name.size());
+        ends.push_back(quint32(bytes.size()));
+    }
+};
+
 /** A bounded queue of name batches from the source readers to the hashers. */
 class BatchQueue {
 public:
@@ -58,14 +75,14 @@ public:
         : mCapacity(capacity)
     {
     }
-    void push(QList<QByteArray> batch)
+    void push(NameBlock batch)
     {
         std::unique_lock lock(mMutex);
         mNotFull.wait(lock, [this] { return mItems.size() < mCapacity || mClosed; });
         mItems.push_back(std::move(batch));
         mNotEmpty.notify_one();
     }
-    bool pop(QList<QByteArray> &out)
+    bool pop(NameBlock &out)
     {
         std::unique_lock lock(mMutex);
         mNotEmpty.wait(lock, [this] { return !mItems.empty() || mClosed; });
@@ -87,7 +104,7 @@ public:
 private:
     std::mutex mMutex;
     std::condition_variable mNotEmpty, mNotFull;
-    std::deque<QList<QByteArray>> mItems;
+    std::deque<NameBlock> mItems;
     size_t mCapacity;
     bool mClosed = false;
 };
@@ -314,7 +331,7 @@ Status Rebuilder::exportAndHash(RebuildReport &r)
 {
     const Geometry &g = mOptions.geometry;
     mBits.assign(size_t(g.totalBytes()), 0);
-    BatchQueue queue(16);
+    BatchQueue queue(8);
     std::atomic<qint64> exported{0};
     std::mutex errorMutex;
     QList<Error> errors;
@@ -329,16 +346,17 @@ Status Rebuilder::exportAndHash(RebuildReport &r)
     std::vector<std::thread> pool;
     for (int h = 0; h < hashers; ++h)
         pool.emplace_back([&] {
-            QList<QByteArray> batch;
+            NameBlock batch;
             QList<QByteArray> mine;
             while (queue.pop(batch)) {
-                for (const QByteArray &n : batch) {
+                for (size_t i = 0; i < batch.size(); ++i) {
+                    const QByteArrayView n = batch.at(i);
                     if (isAscii(n))
                         setBits(mBits, g, placeAscii(g, n));
                     else
-                        mine.append(n);
+                        mine.append(n.toByteArray());
                 }
-                exported += batch.size();
+                exported += qint64(batch.size());
             }
             std::lock_guard lock(errorMutex);
             nonAscii += mine;
@@ -364,12 +382,19 @@ Status Rebuilder::exportAndHash(RebuildReport &r)
                 fail(s.error());
                 return;
             }
-            QList<QByteArray> batch;
+            NameBlock batch;
             auto rows = copyOut(conn.handle(), QStringLiteral("copy (%1) to stdout").arg(mOptions.query),
                                 [&](QByteArrayView line) {
-                                    const QByteArray name = copyTextUnescape(firstField(line));
-                                    if (!name.isNull() && validateName(name).ok())
-                                        batch.append(name);
+                                    QByteArrayView field = firstField(line);
+                                    QByteArray unescaped;
+                                    if (memchr(field.data(), '\\', size_t(field.size()))) {
+                                        unescaped = copyTextUnescape(field); // rare: escapes or NULL
+                                        if (unescaped.isNull())
+                                            return !cancelled();
+                                        field = unescaped;
+                                    }
+                                    if (validateName(field).ok())
+                                        batch.append(field);
                                     if (batch.size() >= 50000)
                                         queue.push(std::exchange(batch, {}));
                                     return !cancelled();
@@ -391,8 +416,11 @@ Status Rebuilder::exportAndHash(RebuildReport &r)
             NameReader reader(&f);
             bool more = true;
             while (more && !cancelled()) {
-                QList<QByteArray> batch;
-                more = reader.next(50000, batch);
+                QList<QByteArray> names;
+                more = reader.next(50000, names);
+                NameBlock batch;
+                for (const QByteArray &n : names)
+                    batch.append(n);
                 queue.push(std::move(batch));
             }
         });

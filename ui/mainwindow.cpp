@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "admin/rebuilddialog.h"
 #include "connect/connectdialog.h"
 #include "connect/demorunner.h"
 #include "fpr/fprview.h"
@@ -157,10 +158,8 @@ void MainWindow::buildMenus()
     mWriteActions << admin->addAction(tr("&Load names from a file..."), this, &MainWindow::loadFile);
     admin->addAction(tr("&Sample the measured FPR..."), this, &MainWindow::sampleFpr);
     admin->addSeparator();
-    QAction *rebuild = admin->addAction(tr("&Rebuild with more chunks... (coming)"));
-    rebuild->setEnabled(false);
-    QAction *swap = admin->addAction(tr("S&wap in a rebuilt filter... (coming)"));
-    swap->setEnabled(false);
+    mWriteActions << admin->addAction(tr("&Rebuild with more chunks..."), this, &MainWindow::openRebuild);
+    mWriteActions << admin->addAction(tr("S&wap in the rebuilt filter..."), this, &MainWindow::openSwap);
     for (QAction *a : mWriteActions)
         a->setEnabled(false);
 
@@ -259,6 +258,7 @@ void MainWindow::onRefreshed(const FillResult &r)
     mLegend->setScale(r.scaleMax, r.fill.geometry.chunkBits(), r.fill.geometry.k());
     mSkew->setReport(r.skew);
     const double names = r.fill.estimatedNames();
+    mLastNames = names;
     mFpr->addMeasurement(r.fill.takenAt, r.fill.estimatedFpr(), names);
 
     std::vector<quint32> order(r.fill.setBits.size());

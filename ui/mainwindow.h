@@ -65,6 +65,8 @@ private:
     void loadFile();
     void sampleFpr();
     bool confirmWrite(const QString &what, const QString &sql);
+    void openRebuild();
+    void openSwap();
 
     FilterSession *mSession = nullptr;
     DemoRunner *mDemo = nullptr;
@@ -73,6 +75,7 @@ private:
     ConnectionSpec mSpec;
     bool mAdmin = false;
     int mRefreshes = 0;
+    double mLastNames = 0;
 
     QTabWidget *mTabs = nullptr;
     QLabel *mBanner = nullptr;

@@ -114,27 +114,28 @@ int main(int argc, char **argv)
     PgConn filter(cluster.connectionString(QStringLiteral("filter")));
     (void)filter.exec(QStringLiteral("begin; create table copy_only (chunk int not null, bits bit(8192) not null)"));
     const std::vector<char> zeros(1024, 0);
-    (void)copyIn(filter.handle(), QStringLiteral("copy copy_only from stdin (format binary)"), [&](const CopySink &sink) {
-        std::vector<char> buf(size_t(1 << 20) + 2048);
-        char *at = buf.data();
-        putCopyHeader(at);
-        for (quint32 c = 0; c < 262144; ++c) {
-            putBe16(at, 2);
-            putBe32(at, 4);
-            putBe32(at, c);
-            putBe32(at, 4 + 1024);
-            putBe32(at, 8192);
-            memcpy(at, zeros.data(), 1024);
-            at += 1024;
-            if (at - buf.data() >= (1 << 20)) {
-                sink(buf.data(), at - buf.data());
-                at = buf.data();
-            }
-        }
-        putBe16(at, 0xFFFF);
-        sink(buf.data(), at - buf.data());
-        return qint64(262144);
-    });
+    (void)copyIn(filter.handle(), QStringLiteral("copy copy_only from stdin (format binary)"),
+                 [&](const CopySink &sink) {
+                     std::vector<char> buf(size_t(1 << 20) + 2048);
+                     char *at = buf.data();
+                     putCopyHeader(at);
+                     for (quint32 c = 0; c < 262144; ++c) {
+                         putBe16(at, 2);
+                         putBe32(at, 4);
+                         putBe32(at, c);
+                         putBe32(at, 4 + 1024);
+                         putBe32(at, 8192);
+                         memcpy(at, zeros.data(), 1024);
+                         at += 1024;
+                         if (at - buf.data() >= (1 << 20)) {
+                             sink(buf.data(), at - buf.data());
+                             at = buf.data();
+                         }
+                     }
+                     putBe16(at, 0xFFFF);
+                     sink(buf.data(), at - buf.data());
+                     return qint64(262144);
+                 });
     (void)filter.exec(QStringLiteral("alter table copy_only add primary key (chunk); commit; drop table copy_only"));
     const double copyInSeconds = seconds(t);
     const double copyOnly = copyOutSeconds + copyInSeconds;

@@ -2,6 +2,7 @@
 // confirmed with the table, the rows and the exact SQL it runs.
 #include "mainwindow.h"
 
+#include "admin/rebuilddialog.h"
 #include "placement.h"
 #include "session/filtersession.h"
 
@@ -153,6 +154,27 @@ void MainWindow::sampleFpr()
         },
         Qt::SingleShotConnection);
     mSession->sample(probes);
+}
+
+void MainWindow::openRebuild()
+{
+    auto *dialog = new RebuildDialog(mSession->spec(), mSession->summary(), mLastNames, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RebuildDialog::finished, this, [this](const QString &table) {
+        mStatus->setText(tr("Rebuilt %1: swap it in with Admin > Swap.").arg(table));
+    });
+    dialog->show();
+}
+
+void MainWindow::openSwap()
+{
+    auto *dialog = new SwapDialog(mSession->spec(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SwapDialog::swapped, this, [this] {
+        // The live pair changed: attach again so the geometry and the pictures follow.
+        mSession->open(mSession->spec(), mSession->summary().ref, !mAdmin);
+    });
+    dialog->show();
 }
 
 } // namespace bloom

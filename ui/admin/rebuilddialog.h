@@ -1,0 +1,80 @@
+#pragma once
+
+#include "connectionspec.h"
+#include "rebuild.h"
+#include "sessiontypes.h"
+
+#include <QDialog>
+
+#include <atomic>
+#include <memory>
+
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace bloom {
+
+/**
+ * The rebuild wizard: sources, sizing from the FPR model for the expected growth, a preview of the
+ * FPR before and after, then the rebuild on a worker thread with its own connection, progress per
+ * stage and cancel.
+ */
+class RebuildDialog : public QDialog {
+    Q_OBJECT
+public:
+    RebuildDialog(const ConnectionSpec &filterSpec, const FilterSummary &live, double estimatedNames,
+                  QWidget *parent = nullptr);
+    ~RebuildDialog() override;
+
+    RebuildOptions options() const;
+    QString previewText() const;
+    /** The table a finished rebuild produced (empty until then). */
+    QString rebuiltTable() const { return mRebuilt; }
+
+signals:
+    void finished(const QString &table);
+
+private:
+    void recommend();
+    void updatePreview();
+    void start();
+
+    ConnectionSpec mSpec;
+    FilterSummary mLive;
+    double mNames;
+    QPlainTextEdit *mSources = nullptr;
+    QLineEdit *mQuery = nullptr, *mFile = nullptr, *mInto = nullptr;
+    QDoubleSpinBox *mExpected = nullptr, *mTarget = nullptr;
+    QSpinBox *mChunksLog2 = nullptr, *mBitsLog2 = nullptr, *mK = nullptr;
+    QLabel *mPreview = nullptr, *mStage = nullptr;
+    QProgressBar *mProgress = nullptr;
+    QPushButton *mStart = nullptr, *mCancel = nullptr;
+    std::shared_ptr<std::atomic<bool>> mCancelFlag = std::make_shared<std::atomic<bool>>(false);
+    QString mRebuilt;
+    bool mRunning = false;
+};
+
+/** Old and new side by side (geometry, size, estimated FPR and names), then the swap on a worker. */
+class SwapDialog : public QDialog {
+    Q_OBJECT
+public:
+    SwapDialog(const ConnectionSpec &filterSpec, QWidget *parent = nullptr);
+    QString comparisonText() const;
+
+signals:
+    void swapped(const bloom::SwapReport &report);
+
+private:
+    ConnectionSpec mSpec;
+    QLabel *mComparison = nullptr;
+    QLabel *mResult = nullptr;
+    QPushButton *mSwap = nullptr;
+    QString mNewTable;
+};
+
+} // namespace bloom
