@@ -4,6 +4,16 @@
 
 namespace bloom::fpr {
 
+QString oneIn(double p)
+{
+    if (!(p > 0))
+        return QStringLiteral("never");
+    const double n = 1.0 / p;
+    if (n >= 1e12)
+        return QStringLiteral("1 in %1").arg(n, 0, 'g', 2);
+    return QStringLiteral("1 in %L1").arg(qRound64(n));
+}
+
 double standard(double n, double m, int k)
 {
     return std::pow(1.0 - std::exp(-double(k) * n / m), double(k));

@@ -3,6 +3,7 @@
 #include "geometry.h"
 
 #include <QList>
+#include <QString>
 #include <QtGlobal>
 
 #include <optional>
@@ -10,6 +11,9 @@
 
 /** The false-positive models of the reference text, as pure functions. */
 namespace bloom::fpr {
+
+/** "1 in 171" for p = 0.00585; "1 in 1.8e+23" when the count would not fit an integer; "never" for 0. */
+QString oneIn(double p);
 
 /** Standard Bloom filter: (1 - e^(-kn/m))^k. */
 double standard(double n, double m, int k);

@@ -4,6 +4,7 @@
 #include "connect/connectdialog.h"
 #include "connect/demorunner.h"
 #include "fpr/fprview.h"
+#include "fprmodel.h"
 #include "heatmap/chunkgridwidget.h"
 #include "heatmap/heatmapwidget.h"
 #include "heatmap/skewchart.h"
@@ -273,7 +274,7 @@ void MainWindow::onRefreshed(const FillResult &r)
     const double fpr = r.fill.estimatedFpr();
     mSummary->setText(
         tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
-           "FPR <b>%6</b> (1 in %L7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
+           "FPR <b>%6</b> (%7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
            "%10 outlier(s)")
             .arg(r.fill.setBits.size())
             .arg(r.fill.meanFill() * 100, 0, 'f', 3)
@@ -281,7 +282,7 @@ void MainWindow::onRefreshed(const FillResult &r)
             .arg(r.fill.maxSetBits())
             .arg(r.fill.geometry.chunkBits())
             .arg(fpr, 0, 'g', 3)
-            .arg(fpr > 0 ? qRound64(1.0 / fpr) : 0)
+            .arg(fpr::oneIn(fpr))
             .arg(qRound64(names))
             .arg(fullest.join(QStringLiteral(", ")))
             .arg(r.skew.outlierCount));

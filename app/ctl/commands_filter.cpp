@@ -23,7 +23,7 @@ void printJson(Context &c, const QJsonObject &o)
 
 QString oneIn(double p)
 {
-    return p > 0 ? QStringLiteral("1 in %1").arg(qRound64(1.0 / p)) : QStringLiteral("none");
+    return fpr::oneIn(p);
 }
 
 QString when(const QDateTime &t)

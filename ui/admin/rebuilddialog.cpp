@@ -35,7 +35,7 @@ template<class T> void runOffThread(QObject *ctx, std::function<T()> work, std::
 
 QString oneIn(double p)
 {
-    return p > 0 ? QStringLiteral("%1 (1 in %L2)").arg(p, 0, 'g', 3).arg(qRound64(1.0 / p)) : QStringLiteral("0");
+    return QStringLiteral("%1 (%2)").arg(p, 0, 'g', 3).arg(fpr::oneIn(p));
 }
 
 } // namespace
@@ -157,6 +157,12 @@ void RebuildDialog::recommend()
         mK->setValue(s->geometry.k());
     }
     updatePreview();
+}
+
+void RebuildDialog::setSources(const QStringList &conninfos, const QString &file)
+{
+    mSources->setPlainText(conninfos.join(QLatin1Char('\n')));
+    mFile->setText(file);
 }
 
 QString RebuildDialog::previewText() const
@@ -348,34 +354,48 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, QWidget *parent)
     connect(mSwap, &QPushButton::clicked, this, [this] {
         if (QMessageBox::question(
                 this, tr("Swap"),
-                tr("Make %1 the live filter now? The old pair is kept under a dated name.").arg(mNewTable)) !=
+                tr("Make %1 the live filter now? The old pair is kept under a dated name.").arg(mNewTable)) ==
             QMessageBox::Yes)
-            return;
-        mSwap->setEnabled(false);
-        mResult->setText(tr("Swapping..."));
-        const ConnectionSpec spec = mSpec;
-        const QString table = mNewTable;
-        runOffThread<Result<SwapReport>>(
-            this,
-            [spec, table]() -> Result<SwapReport> {
-                auto db = Database::open(spec);
-                if (!db)
-                    return db.error();
-                return Rebuilder::swap(**db, table);
-            },
-            [this](Result<SwapReport> r) {
-                if (!r) {
-                    mResult->setText(r.error().toString());
-                    return;
-                }
-                mResult->setText(tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3.")
-                                     .arg(r->exclusiveMs, 0, 'f', 1)
-                                     .arg(r->lockMs, 0, 'f', 1)
-                                     .arg(r->oldTable));
-                emit swapped(*r);
-            });
+            swapNow();
     });
     resize(640, 300);
+}
+
+QString SwapDialog::resultText() const
+{
+    return mResult->text();
+}
+
+bool SwapDialog::readyToSwap() const
+{
+    return mSwap->isEnabled();
+}
+
+void SwapDialog::swapNow()
+{
+    mSwap->setEnabled(false);
+    mResult->setText(tr("Swapping..."));
+    const ConnectionSpec spec = mSpec;
+    const QString table = mNewTable;
+    runOffThread<Result<SwapReport>>(
+        this,
+        [spec, table]() -> Result<SwapReport> {
+            auto db = Database::open(spec);
+            if (!db)
+                return db.error();
+            return Rebuilder::swap(**db, table);
+        },
+        [this](Result<SwapReport> r) {
+            if (!r) {
+                mResult->setText(r.error().toString());
+                return;
+            }
+            mResult->setText(tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3.")
+                                 .arg(r->exclusiveMs, 0, 'f', 1)
+                                 .arg(r->lockMs, 0, 'f', 1)
+                                 .arg(r->oldTable));
+            emit swapped(*r);
+        });
 }
 
 QString SwapDialog::comparisonText() const

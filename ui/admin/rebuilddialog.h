@@ -35,6 +35,9 @@ public:
     QString previewText() const;
     /** The table a finished rebuild produced (empty until then). */
     QString rebuiltTable() const { return mRebuilt; }
+    /** Starts the rebuild (as the Start button does). */
+    void start();
+    void setSources(const QStringList &conninfos, const QString &file);
 
 signals:
     void finished(const QString &table);
@@ -42,8 +45,6 @@ signals:
 private:
     void recommend();
     void updatePreview();
-    void start();
-
     ConnectionSpec mSpec;
     FilterSummary mLive;
     double mNames;
@@ -65,6 +66,10 @@ class SwapDialog : public QDialog {
 public:
     SwapDialog(const ConnectionSpec &filterSpec, QWidget *parent = nullptr);
     QString comparisonText() const;
+    QString resultText() const;
+    bool readyToSwap() const;
+    /** Swaps without asking again (the button asks first). */
+    void swapNow();
 
 signals:
     void swapped(const bloom::SwapReport &report);
