@@ -134,7 +134,7 @@ Error FilterStore::cancelledError(const QString &what) const
     return makeError(ErrorKind::Cancelled, QStringLiteral("%1: cancelled").arg(what));
 }
 
-Status FilterStore::init(const Geometry &g)
+Result<std::pair<bool, bool>> FilterStore::tableAndFunctionExist()
 {
     QSqlQuery q(mDb.db());
     q.prepare(QStringLiteral("select to_regclass(?) is not null, to_regprocedure(? || '(text)') is not null"));
@@ -142,14 +142,21 @@ Status FilterStore::init(const Geometry &g)
     q.addBindValue(mFunction);
     if (!q.exec() || !q.next())
         return Database::queryError(q, QStringLiteral("looking for %1").arg(mTable));
-    if (q.value(0).toBool())
+    return std::pair{q.value(0).toBool(), q.value(1).toBool()};
+}
+
+Status FilterStore::init(const Geometry &g)
+{
+    auto exist = tableAndFunctionExist();
+    if (!exist)
+        return exist.error();
+    if (exist->first)
         return makeError(ErrorKind::Usage, QStringLiteral("table %1 already exists; init never overwrites").arg(mTable),
                          QStringLiteral("choose another name with --table, or attach to the existing filter"));
-    if (q.value(1).toBool())
+    if (exist->second)
         return makeError(ErrorKind::Usage,
                          QStringLiteral("function %1(text) already exists; init never overwrites").arg(mFunction),
                          QStringLiteral("choose another name with --function"));
-    q.finish();
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Server, QStringLiteral("cannot begin a transaction"));
     const QString comment = QStringLiteral("bloomscope filter: chunks=%1 chunk_bits=%2 k=%3 function=%4 created=%5")
@@ -183,21 +190,19 @@ Status FilterStore::attach()
 
 Status FilterStore::discover()
 {
-    QSqlQuery q(mDb.db());
-    q.prepare(QStringLiteral("select to_regclass(?) is not null, to_regprocedure(? || '(text)') is not null"));
-    q.addBindValue(mTable);
-    q.addBindValue(mFunction);
-    if (!q.exec() || !q.next())
-        return Database::queryError(q, QStringLiteral("looking for %1").arg(mTable));
-    if (!q.value(0).toBool())
+    auto exist = tableAndFunctionExist();
+    if (!exist)
+        return exist.error();
+    if (!exist->first)
         return makeError(ErrorKind::MissingFilter,
                          QStringLiteral("there is no table %1 in %2").arg(mTable, mDb.spec().describe()),
                          QStringLiteral("check --table and --db, or create the filter with 'bloomctl init'"));
-    if (!q.value(1).toBool())
+    if (!exist->second)
         return makeError(ErrorKind::MissingFilter,
                          QStringLiteral("there is no function %1(text) in %2").arg(mFunction, mDb.spec().describe()),
                          QStringLiteral("check --function, or create the filter with 'bloomctl init'"));
 
+    QSqlQuery q(mDb.db());
     // Columns: chunk integer and bits bit(B).
     q.prepare(QStringLiteral("select a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid::regtype::text, "
                              "a.atttypmod from pg_attribute a where a.attrelid = to_regclass(?) and a.attnum > 0 "

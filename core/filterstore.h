@@ -145,6 +145,7 @@ public:
 
 private:
     Status requireAttached() const;
+    Result<std::pair<bool, bool>> tableAndFunctionExist();
     bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }
     Error cancelledError(const QString &what) const;
     Status discover();

@@ -221,7 +221,7 @@ private slots:
                 {QStringLiteral("--db"), mDb, QStringLiteral("load"), QStringLiteral("-")});
         QVERIFY(p.waitForStarted());
         p.write("interrupted-1\ninterrupted-2\n");
-        QTest::qWait(1500);
+        QTest::qWait(3000); // connected, attached and blocked reading stdin
         ::kill(pid_t(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitCode(), 130);

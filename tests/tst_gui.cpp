@@ -87,7 +87,8 @@ private slots:
         connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
         ticker.start(50);
         QTest::qWait(1500); // the GUI thread processes events while the refresh is blocked
-        QVERIFY2(ticks >= 20, qPrintable(QString::number(ticks)));
+        QVERIFY2(ticks >= 10,
+                 qPrintable(QString::number(ticks))); // 30 expected; 10 leaves room for a loaded CI machine
         QCOMPARE(mWindow->refreshCount(), before);
         QVERIFY(mWindow->session()->refreshing());
         QVERIFY(locker.exec(QStringLiteral("rollback")).ok());

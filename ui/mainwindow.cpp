@@ -297,8 +297,9 @@ void MainWindow::onRefreshed(const FillResult &r)
     emit refreshed();
 }
 
-void MainWindow::onFailed(const QString &operation, const Error &e, bool lost)
+void MainWindow::onFailed(Operation op, const Error &e, bool lost)
 {
+    const QString operation = operationName(op);
     if (lost) {
         mStatus->setStyleSheet(QStringLiteral("color:#d33"));
         mStatus->setText(tr("Connection lost during %1: %2 \u2014 retrying every %3 s")
@@ -306,10 +307,10 @@ void MainWindow::onFailed(const QString &operation, const Error &e, bool lost)
                              .arg(mInterval->value()));
         return;
     }
-    if (operation == QLatin1String("step-through"))
+    if (op == Operation::Step)
         return; // shown in the step-through view
     mStatus->setText(tr("%1 failed: %2").arg(operation, e.toString()));
-    if (operation != QLatin1String("refresh"))
+    if (op != Operation::Refresh)
         QMessageBox::warning(this, tr("Bloomscope"), tr("%1 failed:\n\n%2").arg(operation, e.toString()));
 }
 

@@ -57,7 +57,7 @@ private:
     void buildMenus();
     void opened(const FilterSummary &s);
     void onRefreshed(const FillResult &r);
-    void onFailed(const QString &operation, const Error &e, bool lost);
+    void onFailed(Operation operation, const Error &e, bool lost);
     void updateTitle();
     void showConnectDialog();
     void setAdminMode(bool on);

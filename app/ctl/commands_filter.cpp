@@ -81,33 +81,40 @@ int cmdInfo(Context &c)
     const double names = fill->estimatedNames();
     const double fprNow = fill->estimatedFpr();
     const double capacity = fpr::capacity(g, 0.01);
+    auto rebuild = Rebuilder::state(**c.database());
+    if (!rebuild)
+        return c.fail(rebuild.error());
     if (c.json()) {
-        printJson(c, QJsonObject{
-                         {QStringLiteral("table"), s->ref().table},
-                         {QStringLiteral("function"), s->ref().function},
-                         {QStringLiteral("chunks"), qint64(g.chunks())},
-                         {QStringLiteral("chunk_bits"), qint64(g.chunkBits())},
-                         {QStringLiteral("k"), g.k()},
-                         {QStringLiteral("rows"), qint64(fill->setBits.size())},
-                         {QStringLiteral("total_bits"), qint64(g.totalBits())},
-                         {QStringLiteral("set_bits"), qint64(fill->totalSetBits())},
-                         {QStringLiteral("fill"), fill->meanFill()},
-                         {QStringLiteral("min_chunk_set_bits"), qint64(fill->minSetBits())},
-                         {QStringLiteral("max_chunk_set_bits"), qint64(fill->maxSetBits())},
-                         {QStringLiteral("estimated_fpr"), fprNow},
-                         {QStringLiteral("estimated_names"), std::round(names)},
-                         {QStringLiteral("names_at_1pct_fpr"), std::round(capacity)},
-                         {QStringLiteral("table_bytes"), health->totalBytes},
-                         {QStringLiteral("heap_bytes"), health->heapBytes},
-                         {QStringLiteral("index_bytes"), health->indexBytes},
-                         {QStringLiteral("live_tuples"), health->liveTuples},
-                         {QStringLiteral("dead_tuples"), health->deadTuples},
-                         {QStringLiteral("bloat"), health->bloat},
-                         {QStringLiteral("last_vacuum"), whenJson(health->lastVacuum)},
-                         {QStringLiteral("last_autovacuum"), whenJson(health->lastAutovacuum)},
-                         {QStringLiteral("last_analyze"), whenJson(health->lastAnalyze)},
-                         {QStringLiteral("last_autoanalyze"), whenJson(health->lastAutoanalyze)},
-                     });
+        printJson(c,
+                  QJsonObject{
+                      {QStringLiteral("rebuild_in_progress"), rebuild->exists},
+                      {QStringLiteral("rebuild_into"), rebuild->exists ? QJsonValue(rebuild->newTable) : QJsonValue()},
+                      {QStringLiteral("rebuild_stage"), rebuild->exists ? QJsonValue(rebuild->stage) : QJsonValue()},
+                      {QStringLiteral("table"), s->ref().table},
+                      {QStringLiteral("function"), s->ref().function},
+                      {QStringLiteral("chunks"), qint64(g.chunks())},
+                      {QStringLiteral("chunk_bits"), qint64(g.chunkBits())},
+                      {QStringLiteral("k"), g.k()},
+                      {QStringLiteral("rows"), qint64(fill->setBits.size())},
+                      {QStringLiteral("total_bits"), qint64(g.totalBits())},
+                      {QStringLiteral("set_bits"), qint64(fill->totalSetBits())},
+                      {QStringLiteral("fill"), fill->meanFill()},
+                      {QStringLiteral("min_chunk_set_bits"), qint64(fill->minSetBits())},
+                      {QStringLiteral("max_chunk_set_bits"), qint64(fill->maxSetBits())},
+                      {QStringLiteral("estimated_fpr"), fprNow},
+                      {QStringLiteral("estimated_names"), std::round(names)},
+                      {QStringLiteral("names_at_1pct_fpr"), std::round(capacity)},
+                      {QStringLiteral("table_bytes"), health->totalBytes},
+                      {QStringLiteral("heap_bytes"), health->heapBytes},
+                      {QStringLiteral("index_bytes"), health->indexBytes},
+                      {QStringLiteral("live_tuples"), health->liveTuples},
+                      {QStringLiteral("dead_tuples"), health->deadTuples},
+                      {QStringLiteral("bloat"), health->bloat},
+                      {QStringLiteral("last_vacuum"), whenJson(health->lastVacuum)},
+                      {QStringLiteral("last_autovacuum"), whenJson(health->lastAutovacuum)},
+                      {QStringLiteral("last_analyze"), whenJson(health->lastAnalyze)},
+                      {QStringLiteral("last_autoanalyze"), whenJson(health->lastAutoanalyze)},
+                  });
         return ExitOk;
     }
     QTextStream &o = c.out();
@@ -128,7 +135,7 @@ int cmdInfo(Context &c)
       << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
       << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze " << when(health->lastAutoanalyze)
       << '\n';
-    if (auto st = Rebuilder::state(**c.database()); st && st->exists)
+    if (const RebuildState *st = &*rebuild; st->exists)
         o << "rebuild         into " << st->newTable << ", stage " << st->stage << ", started "
           << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
           << " pending name(s): the live function records every name until 'bloomctl swap " << st->newTable

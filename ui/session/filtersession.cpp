@@ -15,6 +15,7 @@ FilterSession::FilterSession(QObject *parent)
     qRegisterMetaType<FprSample>();
     qRegisterMetaType<ConnectionSpec>();
     qRegisterMetaType<FilterRef>();
+    qRegisterMetaType<Operation>();
 
     mThread.setObjectName(QStringLiteral("bloomscope-db"));
     mWorker = new FilterWorker(&mCancel); // no parent: it moves to the thread and dies with it
@@ -56,8 +57,8 @@ FilterSession::FilterSession(QObject *parent)
     connect(mWorker, &FilterWorker::loadProgress, this, &FilterSession::loadProgress);
     connect(mWorker, &FilterWorker::loaded, this, &FilterSession::loaded);
     connect(mWorker, &FilterWorker::sampled, this, &FilterSession::sampled);
-    connect(mWorker, &FilterWorker::failed, this, [this](const QString &op, const Error &e, bool lost) {
-        if (op == FilterWorker::tr("refresh"))
+    connect(mWorker, &FilterWorker::failed, this, [this](Operation op, const Error &e, bool lost) {
+        if (op == Operation::Refresh)
             mRefreshing = false;
         emit failed(op, e, lost);
     });

@@ -47,7 +47,7 @@ signals:
     void loadProgress(const bloom::LoadProgress &progress);
     void loaded(const bloom::LoadReport &report);
     void sampled(const bloom::FprSample &sample);
-    void failed(const QString &operation, const bloom::Error &error, bool lost);
+    void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
 
     // To the worker (queued).
     void requestOpen(const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, bool readOnly);

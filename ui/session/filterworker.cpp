@@ -6,6 +6,25 @@
 
 namespace bloom {
 
+QString operationName(Operation op)
+{
+    switch (op) {
+    case Operation::Refresh:
+        return FilterWorker::tr("refresh");
+    case Operation::Step:
+        return FilterWorker::tr("step-through");
+    case Operation::Chunk:
+        return FilterWorker::tr("chunk");
+    case Operation::Add:
+        return FilterWorker::tr("add");
+    case Operation::Load:
+        return FilterWorker::tr("load");
+    case Operation::Sample:
+        return FilterWorker::tr("sample");
+    }
+    return {};
+}
+
 QRgb fillColour(quint32 v, quint32 max)
 {
     // Viridis, sampled at 9 stops, linearly interpolated.
@@ -44,7 +63,7 @@ void FilterWorker::cancelRunning()
         db->cancel();
 }
 
-void FilterWorker::report(const QString &operation, const Error &e)
+void FilterWorker::report(Operation operation, const Error &e)
 {
     const bool lost = e.kind == ErrorKind::Connection;
     if (lost) { // drop the session; the next call reconnects
@@ -92,7 +111,7 @@ void FilterWorker::open(const ConnectionSpec &spec, const FilterRef &ref, bool r
     emit opened(summary);
 }
 
-bool FilterWorker::ensureOpen(const QString &operation)
+bool FilterWorker::ensureOpen(Operation operation)
 {
     if (mStore)
         return true;
@@ -122,11 +141,11 @@ bool FilterWorker::ensureOpen(const QString &operation)
 void FilterWorker::refresh(int token)
 {
     CancelScope scope{mCancel};
-    if (!ensureOpen(tr("refresh")))
+    if (!ensureOpen(Operation::Refresh))
         return;
     auto fill = mStore->fill();
     if (!fill) {
-        report(tr("refresh"), fill.error());
+        report(Operation::Refresh, fill.error());
         return;
     }
     FillResult r;
@@ -152,17 +171,17 @@ void FilterWorker::step(int token, const QString &name)
     CancelScope scope{mCancel};
     const QByteArray utf8 = name.toUtf8();
     if (auto s = validateName(utf8); !s) {
-        emit failed(tr("step-through"), s.error(), false);
+        emit failed(Operation::Step, s.error(), false);
         return;
     }
-    if (!ensureOpen(tr("step-through")))
+    if (!ensureOpen(Operation::Step))
         return;
     QByteArray lowered = asciiLower(utf8);
     Lowering how = Lowering::Ascii;
     if (!isAscii(utf8)) {
         auto l = mStore->serverLower({utf8});
         if (!l) {
-            report(tr("step-through"), l.error());
+            report(Operation::Step, l.error());
             return;
         }
         lowered = l->first();
@@ -172,7 +191,7 @@ void FilterWorker::step(int token, const QString &name)
     r.explanation = Explanation::build(mStore->geometry(), name, lowered, how);
     auto bits = mStore->chunkBits(r.explanation.placement.chunk);
     if (!bits) {
-        report(tr("step-through"), bits.error());
+        report(Operation::Step, bits.error());
         return;
     }
     r.chunkBits = *bits;
@@ -185,11 +204,11 @@ void FilterWorker::step(int token, const QString &name)
 void FilterWorker::chunk(int token, quint32 chunk)
 {
     CancelScope scope{mCancel};
-    if (!ensureOpen(tr("chunk")))
+    if (!ensureOpen(Operation::Chunk))
         return;
     auto bits = mStore->chunkBits(chunk);
     if (!bits) {
-        report(tr("chunk"), bits.error());
+        report(Operation::Chunk, bits.error());
         return;
     }
     emit chunkReady(token, chunk, *bits);
@@ -198,23 +217,23 @@ void FilterWorker::chunk(int token, quint32 chunk)
 void FilterWorker::add(const QStringList &names)
 {
     CancelScope scope{mCancel};
-    if (!ensureOpen(tr("add")))
+    if (!ensureOpen(Operation::Add))
         return;
     QList<QByteArray> utf8;
     for (const QString &n : names) {
         utf8.append(n.toUtf8());
         if (auto s = validateName(utf8.last()); !s) {
-            emit failed(tr("add"), s.error(), false);
+            emit failed(Operation::Add, s.error(), false);
             return;
         }
     }
     auto placed = mStore->place(utf8);
     if (!placed) {
-        report(tr("add"), placed.error());
+        report(Operation::Add, placed.error());
         return;
     }
     if (auto s = mStore->add(*placed); !s) {
-        report(tr("add"), s.error());
+        report(Operation::Add, s.error());
         return;
     }
     emit added(names.size());
@@ -223,16 +242,17 @@ void FilterWorker::add(const QStringList &names)
 void FilterWorker::load(const QString &path)
 {
     CancelScope scope{mCancel};
-    if (!ensureOpen(tr("load")))
+    if (!ensureOpen(Operation::Load))
         return;
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        emit failed(tr("load"), makeError(ErrorKind::Io, tr("cannot read %1: %2").arg(path, f.errorString())), false);
+        emit failed(Operation::Load, makeError(ErrorKind::Io, tr("cannot read %1: %2").arg(path, f.errorString())),
+                    false);
         return;
     }
     auto r = mStore->load(&f, [this](const LoadProgress &p) { emit loadProgress(p); });
     if (!r) {
-        report(tr("load"), r.error());
+        report(Operation::Load, r.error());
         return;
     }
     emit loaded(*r);
@@ -241,11 +261,11 @@ void FilterWorker::load(const QString &path)
 void FilterWorker::sample(qint64 probes)
 {
     CancelScope scope{mCancel};
-    if (!ensureOpen(tr("sample")))
+    if (!ensureOpen(Operation::Sample))
         return;
     auto s = mStore->sampleFpr(probes);
     if (!s) {
-        report(tr("sample"), s.error());
+        report(Operation::Sample, s.error());
         return;
     }
     emit sampled(*s);

@@ -43,11 +43,11 @@ signals:
     void loaded(const bloom::LoadReport &report);
     void sampled(const bloom::FprSample &sample);
     /** Any operation failed; `lost` when the connection is gone (the session retries). */
-    void failed(const QString &operation, const bloom::Error &error, bool lost);
+    void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
 
 private:
-    bool ensureOpen(const QString &operation);
-    void report(const QString &operation, const Error &e);
+    bool ensureOpen(Operation operation);
+    void report(Operation operation, const Error &e);
 
     std::unique_ptr<Database> mDb;
     std::unique_ptr<FilterStore> mStore;

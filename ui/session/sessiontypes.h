@@ -40,6 +40,12 @@ struct StepResult {
     bool maybe = false;
 };
 
+/** What the worker was doing when something failed. */
+enum class Operation { Refresh, Step, Chunk, Add, Load, Sample };
+
+/** "refresh", "step-through", ... for messages. */
+QString operationName(Operation op);
+
 /** Colour of a chunk whose set bits are `v` on a scale 0..max (a viridis-like ramp). */
 QRgb fillColour(quint32 v, quint32 max);
 

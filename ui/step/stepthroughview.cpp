@@ -95,8 +95,8 @@ void StepThroughView::setSession(FilterSession *session)
         render();
         emit resultReady();
     });
-    connect(session, &FilterSession::failed, this, [this](const QString &op, const Error &e, bool) {
-        if (op == tr("step-through") || op == QLatin1String("step-through")) {
+    connect(session, &FilterSession::failed, this, [this](Operation op, const Error &e, bool) {
+        if (op == Operation::Step) {
             mError = e.toString();
             render();
         }
