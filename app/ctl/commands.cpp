@@ -47,6 +47,14 @@ Commands:
   swap TABLE [--yes]    make the rebuilt TABLE and its function the live pair, in one
                         transaction; the old pair is kept under a dated name
   drop-old [--yes]      drop the old pair a swap kept, and the rebuild's helpers
+  check --exact --shards MAP NAME...
+                        the filter first; on "maybe", every shard in parallel: free or taken,
+                        with the shard queries sent and the slowest shard's time
+  signup --shards MAP NAME
+                        the reference order: add to the filter, check every shard, insert the
+                        user on shard (id mod shards)
+  delete-user --shards MAP NAME
+                        delete the user; the filter keeps its bits (a "maybe" from then on)
 
 Options:
   --db CONNINFO         the filter's database
@@ -69,6 +77,7 @@ Exit codes:
        QPSQL driver missing, or the database is not UTF-8
   4    the filter's table or function is missing, or is not a filter Bloomscope can read
   5    bad input: a name or input line was rejected (valid lines were still processed)
+  6    signup: the name is taken
   130  interrupted with Ctrl-C (server-side work is cancelled)
 )";
 
@@ -114,23 +123,15 @@ int exitCodeFor(ErrorKind kind)
 
 Args parseArgs(const QStringList &argv)
 {
-    static const QSet<QString> valued{QStringLiteral("db"),
-                                      QStringLiteral("table"),
-                                      QStringLiteral("function"),
-                                      QStringLiteral("chunks"),
-                                      QStringLiteral("chunk-bits"),
-                                      QStringLiteral("k"),
-                                      QStringLiteral("sample"),
-                                      QStringLiteral("source"),
-                                      QStringLiteral("query"),
-                                      QStringLiteral("file"),
-                                      QStringLiteral("method"),
-                                      QStringLiteral("target-fpr"),
-                                      QStringLiteral("expected-names"),
-                                      QStringLiteral("into"),
-                                      QStringLiteral("grace")};
-    static const QSet<QString> flags{QStringLiteral("json"), QStringLiteral("help"), QStringLiteral("csv"),
-                                     QStringLiteral("abort"), QStringLiteral("yes")};
+    static const QSet<QString> valued{
+        QStringLiteral("db"),         QStringLiteral("table"),          QStringLiteral("function"),
+        QStringLiteral("chunks"),     QStringLiteral("chunk-bits"),     QStringLiteral("k"),
+        QStringLiteral("sample"),     QStringLiteral("shards"),         QStringLiteral("source"),
+        QStringLiteral("query"),      QStringLiteral("file"),           QStringLiteral("method"),
+        QStringLiteral("target-fpr"), QStringLiteral("expected-names"), QStringLiteral("into"),
+        QStringLiteral("grace")};
+    static const QSet<QString> flags{QStringLiteral("json"),  QStringLiteral("help"), QStringLiteral("csv"),
+                                     QStringLiteral("abort"), QStringLiteral("yes"),  QStringLiteral("exact")};
     Args a;
     for (qsizetype i = 0; i < argv.size(); ++i) {
         const QString &w = argv[i];
@@ -293,14 +294,24 @@ int run(const QStringList &argv)
     sigaction(SIGTERM, &sa, nullptr);
     const QString command = a.positional.first();
     static const QMap<QString, int (*)(Context &)> commands{
-        {QStringLiteral("explain"), cmdExplain},  {QStringLiteral("add"), cmdAdd},
-        {QStringLiteral("check"), cmdCheck},      {QStringLiteral("load"), cmdLoad},
-        {QStringLiteral("init"), cmdInit},        {QStringLiteral("info"), cmdInfo},
-        {QStringLiteral("fill"), cmdFill},        {QStringLiteral("fpr"), cmdFpr},
-        {QStringLiteral("skew"), cmdSkew},        {QStringLiteral("chunk"), cmdChunk},
-        {QStringLiteral("rebuild"), cmdRebuild},  {QStringLiteral("swap"), cmdSwap},
+        {QStringLiteral("explain"), cmdExplain},
+        {QStringLiteral("add"), cmdAdd},
+        {QStringLiteral("check"), cmdCheck},
+        {QStringLiteral("load"), cmdLoad},
+        {QStringLiteral("init"), cmdInit},
+        {QStringLiteral("info"), cmdInfo},
+        {QStringLiteral("fill"), cmdFill},
+        {QStringLiteral("fpr"), cmdFpr},
+        {QStringLiteral("skew"), cmdSkew},
+        {QStringLiteral("chunk"), cmdChunk},
+        {QStringLiteral("rebuild"), cmdRebuild},
+        {QStringLiteral("swap"), cmdSwap},
         {QStringLiteral("drop-old"), cmdDropOld},
+        {QStringLiteral("signup"), cmdSignup},
+        {QStringLiteral("delete-user"), cmdDeleteUser},
     };
+    if (command == QLatin1String("check") && a.flag("exact"))
+        return cmdCheckExact(c);
     const auto it = commands.find(command);
     if (it == commands.end())
         return c.usage(QStringLiteral("unknown command '%1'").arg(command));

@@ -12,6 +12,7 @@ enum Exit : int {
     ExitConnection = 3,  ///< cannot connect: unreachable, authentication, missing database, driver, encoding
     ExitFilter = 4,      ///< the filter's table or function is missing, or it is not a filter we can read
     ExitBadInput = 5,    ///< a name or input line was rejected (the valid rest was still processed)
+    ExitTaken = 6,       ///< signup: the name is taken
     ExitCancelled = 130, ///< interrupted (Ctrl-C); server-side work was cancelled
 };
 

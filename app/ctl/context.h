@@ -86,5 +86,8 @@ int cmdChunk(Context &c);
 int cmdRebuild(Context &c);
 int cmdSwap(Context &c);
 int cmdDropOld(Context &c);
+int cmdCheckExact(Context &c);
+int cmdSignup(Context &c);
+int cmdDeleteUser(Context &c);
 
 } // namespace bloom::cli

@@ -1,0 +1,147 @@
+// bloomctl commands over the user shards: check --exact, signup, delete-user.
+#include "commands.h"
+#include "context.h"
+
+#include "pgconn.h"
+#include "shardmap.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+
+#include <unistd.h>
+
+namespace bloom::cli {
+
+namespace {
+
+Result<ShardMap> shardMap(const Args &a)
+{
+    if (!a.has("shards"))
+        return makeError(ErrorKind::Usage, QStringLiteral("this command needs --shards MAP (a shard map file)"),
+                         QStringLiteral("see README 'Shards' for the format"));
+    return ShardMap::load(a.option("shards"));
+}
+
+} // namespace
+
+int cmdCheckExact(Context &c)
+{
+    auto map = shardMap(c.args());
+    if (!map)
+        return c.fail(map.error());
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    bool bad = false;
+    const QList<QByteArray> names = c.names(1, &bad);
+    auto placed = (*store)->place(names);
+    if (!placed)
+        return c.fail(placed.error());
+    auto verdicts = (*store)->check(*placed);
+    if (!verdicts)
+        return c.fail(verdicts.error());
+    QJsonArray json;
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        QString verdict = QStringLiteral("free");
+        QString by = QStringLiteral("filter");
+        ExactAnswer exact;
+        if (verdicts->at(i)) { // "maybe": only the shards can say
+            auto r = exactLookup(*map, names[i]);
+            if (!r)
+                return c.fail(r.error());
+            exact = *r;
+            verdict = exact.taken ? QStringLiteral("taken") : QStringLiteral("free");
+            by = QStringLiteral("shards");
+        }
+        if (c.json())
+            json.append(QJsonObject{{QStringLiteral("name"), QString::fromUtf8(names[i])},
+                                    {QStringLiteral("verdict"), verdict},
+                                    {QStringLiteral("answered_by"), by},
+                                    {QStringLiteral("shard_queries"), exact.shardQueries},
+                                    {QStringLiteral("slowest_shard_ms"), exact.slowestMs}});
+        else
+            c.out() << QString::fromUtf8(names[i]) << '\t' << verdict << '\t' << by << '\t' << exact.shardQueries
+                    << " shard queries\t" << QString::number(exact.slowestMs, 'f', 2) << " ms slowest\n";
+    }
+    if (c.json())
+        c.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
+    return bad ? ExitBadInput : ExitOk;
+}
+
+int cmdSignup(Context &c)
+{
+    if (c.args().positional.size() != 2)
+        return c.usage(QStringLiteral("signup takes one NAME"));
+    auto map = shardMap(c.args());
+    if (!map)
+        return c.fail(map.error());
+    const QByteArray name = c.args().positional[1].toUtf8();
+    if (auto s = validateName(name); !s)
+        return c.fail(s.error());
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    // 1. The filter first (the reference order): a crash after this leaves a false positive at
+    //    worst, never a taken name that the filter calls free.
+    auto placed = (*store)->place({name});
+    if (!placed)
+        return c.fail(placed.error());
+    if (auto s = (*store)->add(*placed); !s)
+        return c.fail(s.error());
+    if (qEnvironmentVariableIsSet("BLOOMSCOPE_TEST_CRASH_AFTER_FILTER"))
+        ::_exit(9); // test hook: the crash window between the two writes
+    // 2. The exact answer, then 3. the user row on its shard (id mod shards).
+    auto exact = exactLookup(*map, name);
+    if (!exact)
+        return c.fail(exact.error());
+    if (exact->taken) {
+        c.err() << "bloomctl: '" << QString::fromUtf8(name) << "' is taken (on shard " << exact->foundOnShard << ")\n";
+        return ExitTaken;
+    }
+    const quint64 id = QRandomGenerator::global()->generate64() >> 1;
+    const int shard = int(id % quint64(map->shards.size()));
+    PgConn conn(map->shards[shard].toConninfo());
+    if (!conn.ok())
+        return c.fail(
+            makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(shard).arg(conn.errorMessage())));
+    auto r = conn.column(QStringLiteral("insert into %1 (id, %2) values ($1, $2) returning id")
+                             .arg(conn.quoteIdentifier(map->table), conn.quoteIdentifier(map->column)),
+                         {QByteArray::number(id), name});
+    if (!r)
+        return c.fail(r.error());
+    c.out() << "signed up " << QString::fromUtf8(name) << " as user " << id << " on shard " << shard << " ("
+            << exact->shardQueries << " shard queries for the exact check)\n";
+    return ExitOk;
+}
+
+int cmdDeleteUser(Context &c)
+{
+    if (c.args().positional.size() != 2)
+        return c.usage(QStringLiteral("delete-user takes one NAME"));
+    auto map = shardMap(c.args());
+    if (!map)
+        return c.fail(map.error());
+    const QByteArray name = c.args().positional[1].toUtf8();
+    qint64 deleted = 0;
+    for (int i = 0; i < map->shards.size(); ++i) {
+        PgConn conn(map->shards[i].toConninfo());
+        if (!conn.ok())
+            return c.fail(
+                makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(conn.errorMessage())));
+        auto r = conn.column(QStringLiteral("with d as (delete from %1 where lower(%2) = lower($1) returning 1) "
+                                            "select count(*) from d")
+                                 .arg(conn.quoteIdentifier(map->table), conn.quoteIdentifier(map->column)),
+                             {name});
+        if (!r)
+            return c.fail(r.error());
+        deleted += r->value(0).toLongLong();
+    }
+    // The filter keeps the name's bits: they may belong to other names too (README "Shards").
+    c.out() << "deleted " << deleted << " user(s) named " << QString::fromUtf8(name)
+            << "; the filter keeps its bits, so the name now costs a scatter-gather on every check\n";
+    return deleted ? ExitOk : ExitBadInput;
+}
+
+} // namespace bloom::cli

@@ -1,0 +1,110 @@
+#include "shardmap.h"
+
+#include "pgconn.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+
+#include <mutex>
+#include <thread>
+
+namespace bloom {
+
+Result<ShardMap> ShardMap::parse(const QString &text, const QString &source)
+{
+    ShardMap map;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        QString line = lines[i].trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        const qsizetype eq = line.indexOf(QLatin1Char('='));
+        if (eq < 0)
+            return makeError(
+                ErrorKind::BadInput,
+                QStringLiteral("%1 line %2: expected 'key = value', got '%3'").arg(source).arg(i + 1).arg(line),
+                QStringLiteral("use table = ..., column = ... or shard = CONNINFO"));
+        const QString key = line.left(eq).trimmed();
+        const QString value = line.mid(eq + 1).trimmed();
+        if (key == QLatin1String("shard")) {
+            auto spec = ConnectionSpec::parse(value);
+            if (!spec)
+                return makeError(ErrorKind::BadInput,
+                                 QStringLiteral("%1 line %2: %3").arg(source).arg(i + 1).arg(spec.error().message));
+            map.shards.append(*spec);
+        } else if (key == QLatin1String("table")) {
+            map.table = value;
+        } else if (key == QLatin1String("column")) {
+            map.column = value;
+        } else {
+            return makeError(ErrorKind::BadInput,
+                             QStringLiteral("%1 line %2: unknown key '%3'").arg(source).arg(i + 1).arg(key),
+                             QStringLiteral("the keys are table, column and shard"));
+        }
+    }
+    if (map.shards.isEmpty())
+        return makeError(ErrorKind::BadInput, QStringLiteral("%1 lists no shard").arg(source),
+                         QStringLiteral("add one line 'shard = CONNINFO' per shard"));
+    return map;
+}
+
+Result<ShardMap> ShardMap::load(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorKind::Io, QStringLiteral("cannot read the shard map %1: %2").arg(path, f.errorString()));
+    return parse(QString::fromUtf8(f.readAll()), path);
+}
+
+QString ShardMap::toText() const
+{
+    QString out = QStringLiteral("# bloomscope shard map\ntable = %1\ncolumn = %2\n").arg(table, column);
+    for (const ConnectionSpec &s : shards)
+        out += QStringLiteral("shard = %1\n").arg(s.toConninfo());
+    return out;
+}
+
+Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name)
+{
+    ExactAnswer answer;
+    std::mutex mutex;
+    QList<Error> errors;
+    QElapsedTimer wall;
+    wall.start();
+    std::vector<std::thread> threads;
+    for (int i = 0; i < map.shards.size(); ++i)
+        threads.emplace_back([&, i] {
+            QElapsedTimer t;
+            t.start();
+            PgConn c(map.shards[i].toConninfo());
+            if (!c.ok()) {
+                std::lock_guard lock(mutex);
+                errors.append(makeError(
+                    ErrorKind::Connection,
+                    QStringLiteral("shard %1 (%2): %3").arg(i).arg(map.shards[i].describe(), c.errorMessage())));
+                return;
+            }
+            t.restart(); // the query's round trip, not the connection set-up
+            auto r = c.column(QStringLiteral("select exists (select 1 from %1 where lower(%2) = lower($1))")
+                                  .arg(c.quoteIdentifier(map.table), c.quoteIdentifier(map.column)),
+                              {name});
+            const double ms = double(t.nsecsElapsed()) / 1e6;
+            std::lock_guard lock(mutex);
+            ++answer.shardQueries;
+            answer.slowestMs = qMax(answer.slowestMs, ms);
+            if (!r)
+                errors.append(r.error());
+            else if (r->value(0) == "t") {
+                answer.taken = true;
+                answer.foundOnShard = i;
+            }
+        });
+    for (auto &t : threads)
+        t.join();
+    answer.totalMs = double(wall.nsecsElapsed()) / 1e6;
+    if (!errors.isEmpty())
+        return errors.first(); // an unanswered shard could hold the name: never guess "free"
+    return answer;
+}
+
+} // namespace bloom

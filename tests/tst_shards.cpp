@@ -1,0 +1,177 @@
+#include "connectionspec.h"
+#include "database.h"
+#include "filterstore.h"
+#include "localcluster.h"
+#include "pgconn.h"
+#include "shardmap.h"
+#include "testcluster.h"
+
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QTest>
+
+using namespace bloom;
+
+/** The shards behind the filter: exact answers, the sign-up order, deleted users, query counts. */
+class TestShards : public QObject {
+    Q_OBJECT
+private:
+    LocalCluster mCluster;
+    QTemporaryFile mMapFile;
+    ShardMap mMap;
+
+    QString filterDb() const { return mCluster.connectionString(QStringLiteral("filter")); }
+
+    int bloomctl(const QStringList &args, QByteArray *out = nullptr, bool crash = false)
+    {
+        QProcess p;
+        if (crash) {
+            QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+            e.insert(QStringLiteral("BLOOMSCOPE_TEST_CRASH_AFTER_FILTER"), QStringLiteral("1"));
+            p.setProcessEnvironment(e);
+        }
+        p.start(QStringLiteral(BLOOMCTL_PATH),
+                QStringList{QStringLiteral("--db"), filterDb(), QStringLiteral("--shards"), mMapFile.fileName()} +
+                    args);
+        p.waitForFinished(60000);
+        if (out)
+            *out = p.readAllStandardOutput() + p.readAllStandardError();
+        return p.exitCode();
+    }
+
+    /** What a direct query of every shard says. */
+    bool directlyTaken(const QByteArray &name)
+    {
+        for (const ConnectionSpec &s : mMap.shards) {
+            PgConn c(s.toConninfo());
+            if (c.column(QStringLiteral("select count(*) from users where lower(username) = lower($1)"), {name})
+                    ->value(0) != "0")
+                return true;
+        }
+        return false;
+    }
+
+    /** Sequential scans of users on every shard so far (the lookups' server-side count). */
+    qint64 shardScans()
+    {
+        QTest::qWait(1200); // statistics are flushed at most once a second
+        qint64 total = 0;
+        for (const ConnectionSpec &s : mMap.shards) {
+            PgConn c(s.toConninfo());
+            total += c.column(QStringLiteral("select coalesce(seq_scan, 0) "
+                                             "from pg_stat_user_tables where relname = 'users'"))
+                         ->value(0)
+                         .toLongLong();
+        }
+        return total;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(test::startCluster(mCluster));
+        QVERIFY(mCluster.createDatabase(QStringLiteral("filter")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("filter"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        for (int i = 0; i < 3; ++i) {
+            const QString db = QStringLiteral("users_%1").arg(i);
+            QVERIFY(mCluster.createDatabase(db).ok());
+            QVERIFY(mCluster
+                        .exec(db, QStringLiteral("create table users (id bigint primary key, username text not null); "
+                                                 "insert into users select g, 'member' || g from "
+                                                 "generate_series(%1, 3000, 3) g")
+                                      .arg(i == 0 ? 3 : i))
+                        .ok());
+            mMap.shards.append(*ConnectionSpec::parse(mCluster.connectionString(db)));
+        }
+        QVERIFY(mMapFile.open());
+        mMapFile.write(mMap.toText().toUtf8());
+        mMapFile.close();
+        auto parsed = ShardMap::load(mMapFile.fileName());
+        QVERIFY(parsed.ok());
+        QCOMPARE(parsed->shards.size(), 3);
+        // The filter holds every member, and one name that was added but never became a user.
+        auto db = Database::open(*ConnectionSpec::parse(filterDb()));
+        FilterStore store(**db, FilterRef{});
+        QVERIFY(store.attach().ok());
+        QList<QByteArray> members;
+        for (int g = 1; g <= 3000; ++g)
+            members.append("member" + QByteArray::number(g));
+        members.append("ghost");
+        QVERIFY(store.addBulk(*store.place(members)).ok());
+    }
+
+    void badShardMaps()
+    {
+        QCOMPARE(ShardMap::parse(QStringLiteral("shard = host=x\nnonsense\n")).error().kind, ErrorKind::BadInput);
+        QVERIFY(ShardMap::parse(QStringLiteral("shard = host=x\nnonsense\n"))
+                    .error()
+                    .message.contains(QLatin1String("line 2")));
+        QVERIFY(ShardMap::parse(QStringLiteral("# empty\n")).error().message.contains(QLatin1String("no shard")));
+        QVERIFY(!ShardMap::parse(QStringLiteral("colour = red\nshard = host=x")).ok());
+    }
+
+    void exactAnswersMatchTheShards_data()
+    {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QByteArray>("verdict");
+        QTest::addColumn<QByteArray>("by");
+        QTest::newRow("free") << QByteArray("nobody-at-all") << QByteArray("free") << QByteArray("filter");
+        QTest::newRow("taken") << QByteArray("Member77") << QByteArray("taken") << QByteArray("shards");
+        QTest::newRow("false positive (added, never a user)")
+            << QByteArray("ghost") << QByteArray("free") << QByteArray("shards");
+    }
+    void exactAnswersMatchTheShards()
+    {
+        QFETCH(QByteArray, name);
+        QFETCH(QByteArray, verdict);
+        QFETCH(QByteArray, by);
+        const qint64 before = shardScans();
+        QByteArray out;
+        QCOMPARE(bloomctl({QStringLiteral("check"), QStringLiteral("--exact"), QString::fromUtf8(name)}, &out), 0);
+        const QList<QByteArray> fields = out.split('\t');
+        QCOMPARE(fields.value(1), verdict);
+        QCOMPARE(fields.value(2), by);
+        // One query per shard when the filter says maybe, none when it rules the name out.
+        QCOMPARE(shardScans() - before, by == "shards" ? 3 : 0);
+        QCOMPARE(directlyTaken(name), verdict == "taken");
+    }
+
+    void signupAndDeletedUsers()
+    {
+        QByteArray out;
+        QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("grace_h")}, &out), 0);
+        QVERIFY(directlyTaken("grace_h"));
+        QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("GRACE_H")}, &out), 6); // taken
+        QCOMPARE(bloomctl({QStringLiteral("delete-user"), QStringLiteral("grace_h")}, &out), 0);
+        QVERIFY(!directlyTaken("grace_h"));
+        // A deleted user stays in the filter: maybe, then the shards say free.
+        QCOMPARE(bloomctl({QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("grace_h")}, &out), 0);
+        QVERIFY(out.startsWith("grace_h\tfree\tshards"));
+    }
+
+    void crashBetweenTheWritesLeavesNoFalseNegative()
+    {
+        QByteArray out;
+        QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("crashed-signup")}, &out, /*crash=*/true), 9);
+        // The filter has the name (a false positive at worst); no user row; never "definitely free".
+        QCOMPARE(bloomctl({QStringLiteral("check"), QStringLiteral("crashed-signup")}, &out), 0);
+        QCOMPARE(out, QByteArray("crashed-signup\tmaybe\n"));
+        QVERIFY(!directlyTaken("crashed-signup"));
+        QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("crashed-signup")}, &out), 0); // free to retry
+    }
+
+    void anUnreachableShardIsAnErrorNotFree()
+    {
+        ShardMap broken = mMap;
+        broken.shards.append(
+            *ConnectionSpec::parse(QStringLiteral("host=127.0.0.1 port=1 dbname=x connect_timeout=2")));
+        auto r = exactLookup(broken, "member1");
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, ErrorKind::Connection);
+    }
+
+    void cleanupTestCase() { QVERIFY(mCluster.stop().ok()); }
+};
+
+QTEST_GUILESS_MAIN(TestShards)
+#include "tst_shards.moc"
