@@ -1,5 +1,6 @@
 #include "shardmap.h"
 
+#include "filterstore.h"
 #include "pgconn.h"
 
 #include <QElapsedTimer>
@@ -62,6 +63,45 @@ QString ShardMap::toText() const
     for (const ConnectionSpec &s : shards)
         out += QStringLiteral("shard = %1\n").arg(s.toConninfo());
     return out;
+}
+
+Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perShard, qint64 probes)
+{
+    AuditReport r;
+    QList<QByteArray> names;
+    for (int i = 0; i < map.shards.size(); ++i) {
+        PgConn c(map.shards[i].toConninfo());
+        if (!c.ok())
+            return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(c.errorMessage()));
+        auto rows = c.column(QStringLiteral("select %1 from %2 order by random() limit $1")
+                                 .arg(c.quoteIdentifier(map.column), c.quoteIdentifier(map.table)),
+                             {QByteArray::number(perShard)});
+        if (!rows)
+            return rows.error();
+        for (const QByteArray &n : *rows)
+            if (validateName(n).ok())
+                names.append(n);
+    }
+    r.sampled = names.size();
+    auto placed = store.place(names);
+    if (!placed)
+        return placed.error();
+    auto verdicts = store.check(*placed);
+    if (!verdicts)
+        return verdicts.error();
+    for (qsizetype i = 0; i < names.size(); ++i)
+        if (!verdicts->at(i))
+            r.falseNegatives.append(names[i]);
+    auto sample = store.sampleFpr(probes);
+    if (!sample)
+        return sample.error();
+    r.probes = sample->probes;
+    r.falsePositives = sample->falsePositives;
+    r.measured = sample->measured;
+    r.low95 = sample->low95;
+    r.high95 = sample->high95;
+    r.estimated = sample->estimated;
+    return r;
 }
 
 Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name)

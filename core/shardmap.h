@@ -38,6 +38,19 @@ struct ExactAnswer {
     int foundOnShard = -1;
 };
 
+/** `audit`: real usernames sampled from every shard must all check "maybe"; random non-members
+ *  give the measured FPR. */
+struct AuditReport {
+    qint64 sampled = 0;
+    QList<QByteArray> falseNegatives; ///< users the filter calls free: must be empty
+    qint64 probes = 0, falsePositives = 0;
+    double measured = 0, low95 = 0, high95 = 0, estimated = 0;
+};
+
+class FilterStore;
+/** Samples up to `perShard` users of every shard (random order) and `probes` never-added names. */
+Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perShard, qint64 probes);
+
 /** Asks every shard at once whether a user with this name exists (lower() on both sides). */
 Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name);
 

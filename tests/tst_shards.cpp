@@ -160,6 +160,20 @@ private slots:
         QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("crashed-signup")}, &out), 0); // free to retry
     }
 
+    void auditFindsNoFalseNegativeAndThenOne()
+    {
+        QByteArray out;
+        QCOMPARE(bloomctl({QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("500")}, &out), 0);
+        QVERIFY2(out.contains("no false negative"), out.constData());
+        QVERIFY(out.contains("measured FPR"));
+        // A user created behind the filter's back: the audit raises the alarm with its name.
+        PgConn shard(mMap.shards[0].toConninfo());
+        QVERIFY(shard.exec(QStringLiteral("insert into users values (999999, 'sneaked-in')")).ok());
+        QCOMPARE(bloomctl({QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("5000")}, &out), 7);
+        QVERIFY2(out.contains("FALSE NEGATIVES") && out.contains("sneaked-in"), out.constData());
+        QVERIFY(shard.exec(QStringLiteral("delete from users where id = 999999")).ok());
+    }
+
     void anUnreachableShardIsAnErrorNotFree()
     {
         ShardMap broken = mMap;

@@ -53,6 +53,9 @@ Commands:
   signup --shards MAP NAME
                         the reference order: add to the filter, check every shard, insert the
                         user on shard (id mod shards)
+  audit --shards MAP [--sample N]
+                        N random users of every shard must all check maybe (exit 7 names
+                        any that do not); never-added probes give the measured FPR
   delete-user --shards MAP NAME
                         delete the user; the filter keeps its bits (a "maybe" from then on)
 
@@ -78,6 +81,7 @@ Exit codes:
   4    the filter's table or function is missing, or is not a filter Bloomscope can read
   5    bad input: a name or input line was rejected (valid lines were still processed)
   6    signup: the name is taken
+  7    audit: a real user checks free (a false negative)
   130  interrupted with Ctrl-C (server-side work is cancelled)
 )";
 
@@ -294,21 +298,14 @@ int run(const QStringList &argv)
     sigaction(SIGTERM, &sa, nullptr);
     const QString command = a.positional.first();
     static const QMap<QString, int (*)(Context &)> commands{
-        {QStringLiteral("explain"), cmdExplain},
-        {QStringLiteral("add"), cmdAdd},
-        {QStringLiteral("check"), cmdCheck},
-        {QStringLiteral("load"), cmdLoad},
-        {QStringLiteral("init"), cmdInit},
-        {QStringLiteral("info"), cmdInfo},
-        {QStringLiteral("fill"), cmdFill},
-        {QStringLiteral("fpr"), cmdFpr},
-        {QStringLiteral("skew"), cmdSkew},
-        {QStringLiteral("chunk"), cmdChunk},
-        {QStringLiteral("rebuild"), cmdRebuild},
-        {QStringLiteral("swap"), cmdSwap},
-        {QStringLiteral("drop-old"), cmdDropOld},
-        {QStringLiteral("signup"), cmdSignup},
-        {QStringLiteral("delete-user"), cmdDeleteUser},
+        {QStringLiteral("explain"), cmdExplain},  {QStringLiteral("add"), cmdAdd},
+        {QStringLiteral("check"), cmdCheck},      {QStringLiteral("load"), cmdLoad},
+        {QStringLiteral("init"), cmdInit},        {QStringLiteral("info"), cmdInfo},
+        {QStringLiteral("fill"), cmdFill},        {QStringLiteral("fpr"), cmdFpr},
+        {QStringLiteral("skew"), cmdSkew},        {QStringLiteral("chunk"), cmdChunk},
+        {QStringLiteral("rebuild"), cmdRebuild},  {QStringLiteral("swap"), cmdSwap},
+        {QStringLiteral("drop-old"), cmdDropOld}, {QStringLiteral("signup"), cmdSignup},
+        {QStringLiteral("audit"), cmdAudit},      {QStringLiteral("delete-user"), cmdDeleteUser},
     };
     if (command == QLatin1String("check") && a.flag("exact"))
         return cmdCheckExact(c);

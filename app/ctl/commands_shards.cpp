@@ -70,6 +70,51 @@ int cmdCheckExact(Context &c)
     return bad ? ExitBadInput : ExitOk;
 }
 
+int cmdAudit(Context &c)
+{
+    auto map = shardMap(c.args());
+    if (!map)
+        return c.fail(map.error());
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    bool ok = true;
+    const qint64 sample = c.args().option("sample", QStringLiteral("10000")).toLongLong(&ok);
+    if (!ok || sample < 1)
+        return c.usage(QStringLiteral("--sample takes a positive number of users per shard"));
+    auto r = audit(**store, *map, sample, qMax<qint64>(sample * map->shards.size(), 10000));
+    if (!r)
+        return c.fail(r.error());
+    if (c.json()) {
+        QJsonArray fn;
+        for (const QByteArray &n : r->falseNegatives)
+            fn.append(QString::fromUtf8(n));
+        c.out() << QJsonDocument(QJsonObject{{QStringLiteral("sampled_users"), r->sampled},
+                                             {QStringLiteral("false_negatives"), fn},
+                                             {QStringLiteral("probes"), r->probes},
+                                             {QStringLiteral("false_positives"), r->falsePositives},
+                                             {QStringLiteral("measured_fpr"), r->measured},
+                                             {QStringLiteral("measured_low95"), r->low95},
+                                             {QStringLiteral("measured_high95"), r->high95},
+                                             {QStringLiteral("estimated_fpr"), r->estimated}})
+                       .toJson(QJsonDocument::Indented);
+    } else {
+        if (r->falseNegatives.isEmpty())
+            c.out() << "no false negative: all " << r->sampled << " sampled users check maybe\n";
+        else {
+            c.out() << "FALSE NEGATIVES: " << r->falseNegatives.size() << " of " << r->sampled
+                    << " sampled users check FREE - their sign-ups bypassed the filter or it lost bits:\n";
+            for (const QByteArray &n : r->falseNegatives)
+                c.out() << "  " << QString::fromUtf8(n) << "\n";
+        }
+        c.out() << "measured FPR " << QString::number(r->measured, 'g', 4) << " (" << r->falsePositives << " of "
+                << r->probes << " never-added probes; 95% interval " << QString::number(r->low95, 'g', 3) << " .. "
+                << QString::number(r->high95, 'g', 3) << "), estimated " << QString::number(r->estimated, 'g', 4)
+                << "\n";
+    }
+    return r->falseNegatives.isEmpty() ? ExitOk : ExitFalseNegative;
+}
+
 int cmdSignup(Context &c)
 {
     if (c.args().positional.size() != 2)

@@ -89,5 +89,6 @@ int cmdDropOld(Context &c);
 int cmdCheckExact(Context &c);
 int cmdSignup(Context &c);
 int cmdDeleteUser(Context &c);
+int cmdAudit(Context &c);
 
 } // namespace bloom::cli
