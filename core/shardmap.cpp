@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include <algorithm>
 #include <mutex>
 #include <thread>
 
@@ -145,6 +146,116 @@ Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name)
     if (!errors.isEmpty())
         return errors.first(); // an unanswered shard could hold the name: never guess "free"
     return answer;
+}
+
+ShardPool::ShardPool(const ShardMap &map)
+    : mMap(map)
+{
+}
+
+ShardPool::~ShardPool() = default;
+
+Status ShardPool::connect()
+{
+    mConns.clear();
+    for (int i = 0; i < mMap.shards.size(); ++i) {
+        auto c = std::make_unique<PgConn>(mMap.shards[i].toConninfo());
+        if (!c->ok())
+            return makeError(
+                ErrorKind::Connection,
+                QStringLiteral("shard %1 (%2): %3").arg(i).arg(mMap.shards[i].describe(), c->errorMessage()));
+        mConns.push_back(std::move(c));
+    }
+    return success();
+}
+
+Result<ExactAnswer> ShardPool::lookup(const QByteArray &name)
+{
+    ExactAnswer answer;
+    std::mutex mutex;
+    QList<Error> errors;
+    QElapsedTimer wall;
+    wall.start();
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < mConns.size(); ++i)
+        threads.emplace_back([&, i] {
+            QElapsedTimer t;
+            t.start();
+            PgConn &c = *mConns[i];
+            auto r = c.column(QStringLiteral("select exists (select 1 from %1 where lower(%2) = lower($1))")
+                                  .arg(c.quoteIdentifier(mMap.table), c.quoteIdentifier(mMap.column)),
+                              {name});
+            const double ms = double(t.nsecsElapsed()) / 1e6;
+            std::lock_guard lock(mutex);
+            ++answer.shardQueries;
+            answer.slowestMs = qMax(answer.slowestMs, ms);
+            if (!r)
+                errors.append(r.error());
+            else if (r->value(0) == "t") {
+                answer.taken = true;
+                answer.foundOnShard = int(i);
+            }
+        });
+    for (auto &t : threads)
+        t.join();
+    answer.totalMs = double(wall.nsecsElapsed()) / 1e6;
+    if (!errors.isEmpty())
+        return errors.first();
+    return answer;
+}
+
+Result<SimulationReport> simulate(FilterStore &store, ShardPool &shards, const QList<QByteArray> &names,
+                                  const SimulationOptions &options)
+{
+    SimulationReport r;
+    std::vector<double> filterMs, shardMs;
+    for (const QByteArray &name : names) {
+        ++r.names;
+        for (qsizetype len = 1; len <= name.size(); ++len) {
+            ++r.keystrokes;
+            // With a steady typist, a debounce longer than the gap between keys lets only the last
+            // keystroke of the name fire a check.
+            const bool last = len == name.size();
+            if (options.debounceMs > 0 && options.debounceMs >= options.typingMs && !last)
+                continue;
+            const QByteArray prefix = name.left(len);
+            if (!validateName(prefix).ok())
+                continue;
+            ++r.checks;
+            QElapsedTimer t;
+            t.start();
+            auto placed = store.place({prefix});
+            if (!placed)
+                return placed.error();
+            auto v = store.check(*placed);
+            if (!v)
+                return v.error();
+            if (v->first()) {
+                ++r.filterMaybes;
+                auto exact = shards.lookup(prefix);
+                if (!exact)
+                    return exact.error();
+                r.shardQueriesWithFilter += exact->shardQueries;
+            }
+            filterMs.push_back(double(t.nsecsElapsed()) / 1e6);
+            auto alone = shards.lookup(prefix);
+            if (!alone)
+                return alone.error();
+            r.shardQueriesWithout += alone->shardQueries;
+            shardMs.push_back(alone->totalMs);
+        }
+    }
+    const auto pct = [](std::vector<double> v, double p) {
+        if (v.empty())
+            return 0.0;
+        std::sort(v.begin(), v.end());
+        return v[size_t(p * double(v.size() - 1))];
+    };
+    r.filterP50Ms = pct(filterMs, 0.5);
+    r.filterP99Ms = pct(filterMs, 0.99);
+    r.shardsP50Ms = pct(shardMs, 0.5);
+    r.shardsP99Ms = pct(shardMs, 0.99);
+    return r;
 }
 
 } // namespace bloom

@@ -6,6 +6,9 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
+#include <vector>
+
 namespace bloom {
 
 /**
@@ -53,5 +56,43 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
 
 /** Asks every shard at once whether a user with this name exists (lower() on both sides). */
 Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name);
+
+class PgConn;
+
+/** One open connection per shard, for many exact lookups (the typing simulator). */
+class ShardPool {
+public:
+    explicit ShardPool(const ShardMap &map);
+    ~ShardPool();
+    Status connect();
+    /** The scatter-gather: one query per shard, all at once. */
+    Result<ExactAnswer> lookup(const QByteArray &name);
+    int size() const { return int(mConns.size()); }
+
+private:
+    ShardMap mMap;
+    std::vector<std::unique_ptr<PgConn>> mConns;
+};
+
+/** How the typing simulator types and when it checks. */
+struct SimulationOptions {
+    int typingMs = 150; ///< time between keystrokes
+    int debounceMs = 0; ///< a check fires only after this long without a key (0: every keystroke)
+};
+
+/** Queries and latency with the filter in front of the shards, and without it. */
+struct SimulationReport {
+    qint64 names = 0, keystrokes = 0, checks = 0;
+    qint64 filterMaybes = 0;                 ///< checks the filter could not rule out
+    qint64 shardQueriesWithFilter = 0;       ///< one per shard per "maybe"
+    qint64 shardQueriesWithout = 0;          ///< one per shard per check
+    double filterP50Ms = 0, filterP99Ms = 0; ///< a check through the filter, including any fallback
+    double shardsP50Ms = 0, shardsP99Ms = 0; ///< a scatter-gather over every shard
+};
+
+/** Types each name key by key; at every check asks the filter (then the shards on "maybe") and,
+ *  for comparison, the shards alone. */
+Result<SimulationReport> simulate(FilterStore &store, ShardPool &shards, const QList<QByteArray> &names,
+                                  const SimulationOptions &options);
 
 } // namespace bloom

@@ -6,6 +6,8 @@
 #include "shardmap.h"
 #include "testcluster.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryFile>
 #include <QTest>
@@ -172,6 +174,31 @@ private slots:
         QCOMPARE(bloomctl({QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("5000")}, &out), 7);
         QVERIFY2(out.contains("FALSE NEGATIVES") && out.contains("sneaked-in"), out.constData());
         QVERIFY(shard.exec(QStringLiteral("delete from users where id = 999999")).ok());
+    }
+
+    void simulatorCountsMatchTheServer()
+    {
+        const qint64 before = shardScans();
+        QByteArray out;
+        QCOMPARE(bloomctl({QStringLiteral("--json"), QStringLiteral("simulate"), QStringLiteral("--generate"),
+                           QStringLiteral("20"), QStringLiteral("--taken-share"), QStringLiteral("0.25")},
+                          &out),
+                 0);
+        const QJsonObject o = QJsonDocument::fromJson(out).object();
+        const qint64 without = o.value(QLatin1String("shard_queries_without_filter")).toInteger();
+        const qint64 with = o.value(QLatin1String("shard_queries_with_filter")).toInteger();
+        // Every keystroke of a twelve-character free name asks every shard without the filter.
+        QVERIFY(without >= 15 * 12 * 3);
+        QVERIFY(with < without / 3);
+        // The shards counted exactly the queries the simulator says it sent (plus the taken sample).
+        QCOMPARE(shardScans() - before, without + with + 1);
+        // Debounced, a steady typist fires one check a name.
+        QCOMPARE(bloomctl({QStringLiteral("--json"), QStringLiteral("simulate"), QStringLiteral("--generate"),
+                           QStringLiteral("10"), QStringLiteral("--taken-share"), QStringLiteral("0"),
+                           QStringLiteral("--debounce-ms"), QStringLiteral("300")},
+                          &out),
+                 0);
+        QCOMPARE(QJsonDocument::fromJson(out).object().value(QLatin1String("checks")).toInt(), 10);
     }
 
     void anUnreachableShardIsAnErrorNotFree()

@@ -56,6 +56,9 @@ Commands:
   audit --shards MAP [--sample N]
                         N random users of every shard must all check maybe (exit 7 names
                         any that do not); never-added probes give the measured FPR
+  simulate --shards MAP [--generate N] [--taken-share P] [--typing-ms T] [--debounce-ms D]
+                        type N twelve-character names key by key: shard queries and latency
+                        with the filter in front and without it
   delete-user --shards MAP NAME
                         delete the user; the filter keeps its bits (a "maybe" from then on)
 
@@ -128,12 +131,13 @@ int exitCodeFor(ErrorKind kind)
 Args parseArgs(const QStringList &argv)
 {
     static const QSet<QString> valued{
-        QStringLiteral("db"),         QStringLiteral("table"),          QStringLiteral("function"),
-        QStringLiteral("chunks"),     QStringLiteral("chunk-bits"),     QStringLiteral("k"),
-        QStringLiteral("sample"),     QStringLiteral("shards"),         QStringLiteral("source"),
-        QStringLiteral("query"),      QStringLiteral("file"),           QStringLiteral("method"),
-        QStringLiteral("target-fpr"), QStringLiteral("expected-names"), QStringLiteral("into"),
-        QStringLiteral("grace")};
+        QStringLiteral("db"),          QStringLiteral("table"),      QStringLiteral("function"),
+        QStringLiteral("chunks"),      QStringLiteral("chunk-bits"), QStringLiteral("k"),
+        QStringLiteral("sample"),      QStringLiteral("shards"),     QStringLiteral("generate"),
+        QStringLiteral("taken-share"), QStringLiteral("typing-ms"),  QStringLiteral("debounce-ms"),
+        QStringLiteral("source"),      QStringLiteral("query"),      QStringLiteral("file"),
+        QStringLiteral("method"),      QStringLiteral("target-fpr"), QStringLiteral("expected-names"),
+        QStringLiteral("into"),        QStringLiteral("grace")};
     static const QSet<QString> flags{QStringLiteral("json"),  QStringLiteral("help"), QStringLiteral("csv"),
                                      QStringLiteral("abort"), QStringLiteral("yes"),  QStringLiteral("exact")};
     Args a;
@@ -298,14 +302,23 @@ int run(const QStringList &argv)
     sigaction(SIGTERM, &sa, nullptr);
     const QString command = a.positional.first();
     static const QMap<QString, int (*)(Context &)> commands{
-        {QStringLiteral("explain"), cmdExplain},  {QStringLiteral("add"), cmdAdd},
-        {QStringLiteral("check"), cmdCheck},      {QStringLiteral("load"), cmdLoad},
-        {QStringLiteral("init"), cmdInit},        {QStringLiteral("info"), cmdInfo},
-        {QStringLiteral("fill"), cmdFill},        {QStringLiteral("fpr"), cmdFpr},
-        {QStringLiteral("skew"), cmdSkew},        {QStringLiteral("chunk"), cmdChunk},
-        {QStringLiteral("rebuild"), cmdRebuild},  {QStringLiteral("swap"), cmdSwap},
-        {QStringLiteral("drop-old"), cmdDropOld}, {QStringLiteral("signup"), cmdSignup},
-        {QStringLiteral("audit"), cmdAudit},      {QStringLiteral("delete-user"), cmdDeleteUser},
+        {QStringLiteral("explain"), cmdExplain},
+        {QStringLiteral("add"), cmdAdd},
+        {QStringLiteral("check"), cmdCheck},
+        {QStringLiteral("load"), cmdLoad},
+        {QStringLiteral("init"), cmdInit},
+        {QStringLiteral("info"), cmdInfo},
+        {QStringLiteral("fill"), cmdFill},
+        {QStringLiteral("fpr"), cmdFpr},
+        {QStringLiteral("skew"), cmdSkew},
+        {QStringLiteral("chunk"), cmdChunk},
+        {QStringLiteral("rebuild"), cmdRebuild},
+        {QStringLiteral("swap"), cmdSwap},
+        {QStringLiteral("drop-old"), cmdDropOld},
+        {QStringLiteral("signup"), cmdSignup},
+        {QStringLiteral("audit"), cmdAudit},
+        {QStringLiteral("simulate"), cmdSimulate},
+        {QStringLiteral("delete-user"), cmdDeleteUser},
     };
     if (command == QLatin1String("check") && a.flag("exact"))
         return cmdCheckExact(c);

@@ -115,6 +115,75 @@ int cmdAudit(Context &c)
     return r->falseNegatives.isEmpty() ? ExitOk : ExitFalseNegative;
 }
 
+int cmdSimulate(Context &c)
+{
+    const Args &a = c.args();
+    auto map = shardMap(a);
+    if (!map)
+        return c.fail(map.error());
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    ShardPool pool(*map);
+    if (auto s = pool.connect(); !s)
+        return c.fail(s.error());
+    // The replay: --generate N twelve-character names that are free, and a share of taken ones
+    // sampled from the shards (--taken-share, 0.1 by default).
+    const qint64 count = a.option("generate", QStringLiteral("1000")).toLongLong();
+    const double takenShare = a.option("taken-share", QStringLiteral("0.1")).toDouble();
+    QList<QByteArray> names;
+    const qint64 taken = qRound64(double(count) * takenShare);
+    if (taken > 0) {
+        PgConn shard0(map->shards.first().toConninfo());
+        auto rows = shard0.column(QStringLiteral("select %1 from %2 order by random() limit $1")
+                                      .arg(shard0.quoteIdentifier(map->column), shard0.quoteIdentifier(map->table)),
+                                  {QByteArray::number(taken)});
+        if (!rows)
+            return c.fail(rows.error());
+        names += *rows;
+    }
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    while (names.size() < count) {
+        QByteArray n(12, Qt::Uninitialized);
+        for (char &ch : n)
+            ch = letters[QRandomGenerator::global()->bounded(36)];
+        names.append(n);
+    }
+    SimulationOptions o;
+    o.typingMs = a.option("typing-ms", QStringLiteral("150")).toInt();
+    o.debounceMs = a.option("debounce-ms", QStringLiteral("0")).toInt();
+    auto r = simulate(**store, pool, names, o);
+    if (!r)
+        return c.fail(r.error());
+    const double perName = double(qMax<qint64>(1, r->names));
+    if (c.json()) {
+        c.out() << QJsonDocument(QJsonObject{{QStringLiteral("names"), r->names},
+                                             {QStringLiteral("shards"), pool.size()},
+                                             {QStringLiteral("keystrokes"), r->keystrokes},
+                                             {QStringLiteral("checks"), r->checks},
+                                             {QStringLiteral("filter_maybes"), r->filterMaybes},
+                                             {QStringLiteral("shard_queries_with_filter"), r->shardQueriesWithFilter},
+                                             {QStringLiteral("shard_queries_without_filter"), r->shardQueriesWithout},
+                                             {QStringLiteral("filter_p50_ms"), r->filterP50Ms},
+                                             {QStringLiteral("filter_p99_ms"), r->filterP99Ms},
+                                             {QStringLiteral("shards_p50_ms"), r->shardsP50Ms},
+                                             {QStringLiteral("shards_p99_ms"), r->shardsP99Ms}})
+                       .toJson(QJsonDocument::Indented);
+        return ExitOk;
+    }
+    c.out() << "typed " << r->names << " names (" << r->keystrokes << " keystrokes, " << r->checks << " checks; typing "
+            << o.typingMs << " ms a key, debounce " << o.debounceMs << " ms) against " << pool.size() << " shards\n"
+            << "  without the filter: " << r->shardQueriesWithout << " shard queries ("
+            << QString::number(r->shardQueriesWithout / perName, 'f', 1) << " a name), a check p50 "
+            << QString::number(r->shardsP50Ms, 'f', 2) << " ms, p99 " << QString::number(r->shardsP99Ms, 'f', 2)
+            << " ms\n"
+            << "  with the filter:    " << r->shardQueriesWithFilter << " shard queries ("
+            << QString::number(r->shardQueriesWithFilter / perName, 'f', 1) << " a name; " << r->filterMaybes
+            << " checks said maybe), a check p50 " << QString::number(r->filterP50Ms, 'f', 2) << " ms, p99 "
+            << QString::number(r->filterP99Ms, 'f', 2) << " ms\n";
+    return ExitOk;
+}
+
 int cmdSignup(Context &c)
 {
     if (c.args().positional.size() != 2)

@@ -90,5 +90,6 @@ int cmdCheckExact(Context &c);
 int cmdSignup(Context &c);
 int cmdDeleteUser(Context &c);
 int cmdAudit(Context &c);
+int cmdSimulate(Context &c);
 
 } // namespace bloom::cli
