@@ -107,45 +107,10 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
 
 Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name)
 {
-    ExactAnswer answer;
-    std::mutex mutex;
-    QList<Error> errors;
-    QElapsedTimer wall;
-    wall.start();
-    std::vector<std::thread> threads;
-    for (int i = 0; i < map.shards.size(); ++i)
-        threads.emplace_back([&, i] {
-            QElapsedTimer t;
-            t.start();
-            PgConn c(map.shards[i].toConninfo());
-            if (!c.ok()) {
-                std::lock_guard lock(mutex);
-                errors.append(makeError(
-                    ErrorKind::Connection,
-                    QStringLiteral("shard %1 (%2): %3").arg(i).arg(map.shards[i].describe(), c.errorMessage())));
-                return;
-            }
-            t.restart(); // the query's round trip, not the connection set-up
-            auto r = c.column(QStringLiteral("select exists (select 1 from %1 where lower(%2) = lower($1))")
-                                  .arg(c.quoteIdentifier(map.table), c.quoteIdentifier(map.column)),
-                              {name});
-            const double ms = double(t.nsecsElapsed()) / 1e6;
-            std::lock_guard lock(mutex);
-            ++answer.shardQueries;
-            answer.slowestMs = qMax(answer.slowestMs, ms);
-            if (!r)
-                errors.append(r.error());
-            else if (r->value(0) == "t") {
-                answer.taken = true;
-                answer.foundOnShard = i;
-            }
-        });
-    for (auto &t : threads)
-        t.join();
-    answer.totalMs = double(wall.nsecsElapsed()) / 1e6;
-    if (!errors.isEmpty())
-        return errors.first(); // an unanswered shard could hold the name: never guess "free"
-    return answer;
+    ShardPool pool(map);
+    if (auto s = pool.connect(); !s)
+        return s.error(); // an unanswered shard could hold the name: never guess "free"
+    return pool.lookup(name);
 }
 
 ShardPool::ShardPool(const ShardMap &map)
