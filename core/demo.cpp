@@ -3,8 +3,12 @@
 #include "connectionspec.h"
 #include "database.h"
 #include "filtersql.h"
+#include "pgconn.h"
+#include "pgcopy.h"
+#include "shardmap.h"
 
 #include <QBuffer>
+#include <QFile>
 #include <QRandomGenerator>
 
 namespace bloom {
@@ -66,6 +70,41 @@ Result<QString> startDemo(LocalCluster &cluster, qint64 names, const std::functi
         return report.error();
     (void)(*db)->exec(QStringLiteral("vacuum analyze username_filter"));
     return conninfo;
+}
+
+Result<QString> startShardedDemo(LocalCluster &cluster, qint64 names, int shards,
+                                 const std::function<void(qint64, qint64)> &progress, const std::atomic<bool> *cancel)
+{
+    auto conninfo = startDemo(cluster, names, progress, cancel);
+    if (!conninfo)
+        return conninfo.error();
+    const QList<QByteArray> all = demoNames(names); // the same names the filter holds
+    ShardMap map;
+    for (int i = 0; i < shards; ++i) {
+        const QString db = QStringLiteral("users_%1").arg(i);
+        if (auto s = cluster.createDatabase(db); !s)
+            return s.error();
+        PgConn c(cluster.connectionString(db));
+        if (auto s = c.exec(QStringLiteral("create table users (id bigint primary key, username text not null)")); !s)
+            return s.error();
+        QByteArray rows;
+        for (qint64 id = i; id < all.size(); id += shards)
+            rows += QByteArray::number(id) + '\t' + all[id] + '\n';
+        auto copied = copyIn(c.handle(), QStringLiteral("copy users from stdin"), [&rows](const CopySink &sink) {
+            return sink(rows.constData(), rows.size()) ? qint64(1) : qint64(-1);
+        });
+        if (!copied)
+            return copied.error();
+        if (auto s = c.exec(QStringLiteral("create index on users (lower(username)); analyze users")); !s)
+            return s.error();
+        map.shards.append(*ConnectionSpec::parse(cluster.connectionString(db)));
+    }
+    const QString path = cluster.socketDir() + QStringLiteral("/shards.map");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return makeError(ErrorKind::Io, QStringLiteral("cannot write %1").arg(path));
+    f.write(map.toText().toUtf8());
+    return path;
 }
 
 } // namespace bloom

@@ -22,4 +22,12 @@ Result<QString> startDemo(LocalCluster &cluster, qint64 names,
                           const std::function<void(qint64 done, qint64 total)> &progress = {},
                           const std::atomic<bool> *cancel = nullptr);
 
+/**
+ * The demo with shards: `shards` databases users_0.. with a users table (id bigint, username), the
+ * names spread by id (id mod shards), every name also in the filter. Returns the shard map.
+ */
+Result<QString> startShardedDemo(LocalCluster &cluster, qint64 names, int shards,
+                                 const std::function<void(qint64 done, qint64 total)> &progress = {},
+                                 const std::atomic<bool> *cancel = nullptr);
+
 } // namespace bloom

@@ -12,6 +12,8 @@
 #include <QTemporaryFile>
 #include <QTest>
 
+#include <signal.h>
+
 using namespace bloom;
 
 /** The shards behind the filter: exact answers, the sign-up order, deleted users, query counts. */
@@ -209,6 +211,32 @@ private slots:
         auto r = exactLookup(broken, "member1");
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ErrorKind::Connection);
+    }
+
+    void demoWithShards()
+    {
+        QProcess demo;
+        demo.start(QStringLiteral(BLOOMCTL_PATH),
+                   {QStringLiteral("demo"), QStringLiteral("--shards"), QStringLiteral("2"),
+                    QStringLiteral("--generate"), QStringLiteral("2000")});
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += demo.readAllStandardOutput()).contains("press Ctrl-C"), 60000);
+        const QByteArray db = out.mid(out.indexOf("--db \"") + 6).split('"').value(0);
+        const QByteArray map = out.mid(out.indexOf("--shards ") + 9).split('\n').value(0);
+        auto parsed = ShardMap::load(QString::fromUtf8(map));
+        QVERIFY(parsed.ok());
+        QCOMPARE(parsed->shards.size(), 2);
+        PgConn shard(parsed->shards[1].toConninfo());
+        const QByteArray someone = shard.column(QStringLiteral("select username from users limit 1"))->value(0);
+        QProcess check;
+        check.start(QStringLiteral(BLOOMCTL_PATH),
+                    {QStringLiteral("--db"), QString::fromUtf8(db), QStringLiteral("--shards"), QString::fromUtf8(map),
+                     QStringLiteral("check"), QStringLiteral("--exact"), QString::fromUtf8(someone)});
+        QVERIFY(check.waitForFinished(30000));
+        QVERIFY2(check.readAllStandardOutput().contains("\ttaken\tshards"), someone.constData());
+        ::kill(pid_t(demo.processId()), SIGINT);
+        QVERIFY(demo.waitForFinished(30000));
+        QCOMPARE(demo.exitCode(), 0);
     }
 
     void cleanupTestCase() { QVERIFY(mCluster.stop().ok()); }

@@ -59,6 +59,9 @@ Commands:
   simulate --shards MAP [--generate N] [--taken-share P] [--typing-ms T] [--debounce-ms D]
                         type N twelve-character names key by key: shard queries and latency
                         with the filter in front and without it
+  demo [--shards N] [--generate NAMES]
+                        a private PostgreSQL with the reference filter and N shard databases
+                        (16, 200000 names by default) until Ctrl-C; prints --db and --shards
   delete-user --shards MAP NAME
                         delete the user; the filter keeps its bits (a "maybe" from then on)
 
@@ -302,23 +305,15 @@ int run(const QStringList &argv)
     sigaction(SIGTERM, &sa, nullptr);
     const QString command = a.positional.first();
     static const QMap<QString, int (*)(Context &)> commands{
-        {QStringLiteral("explain"), cmdExplain},
-        {QStringLiteral("add"), cmdAdd},
-        {QStringLiteral("check"), cmdCheck},
-        {QStringLiteral("load"), cmdLoad},
-        {QStringLiteral("init"), cmdInit},
-        {QStringLiteral("info"), cmdInfo},
-        {QStringLiteral("fill"), cmdFill},
-        {QStringLiteral("fpr"), cmdFpr},
-        {QStringLiteral("skew"), cmdSkew},
-        {QStringLiteral("chunk"), cmdChunk},
-        {QStringLiteral("rebuild"), cmdRebuild},
-        {QStringLiteral("swap"), cmdSwap},
-        {QStringLiteral("drop-old"), cmdDropOld},
-        {QStringLiteral("signup"), cmdSignup},
-        {QStringLiteral("audit"), cmdAudit},
-        {QStringLiteral("simulate"), cmdSimulate},
-        {QStringLiteral("delete-user"), cmdDeleteUser},
+        {QStringLiteral("explain"), cmdExplain},  {QStringLiteral("add"), cmdAdd},
+        {QStringLiteral("check"), cmdCheck},      {QStringLiteral("load"), cmdLoad},
+        {QStringLiteral("init"), cmdInit},        {QStringLiteral("info"), cmdInfo},
+        {QStringLiteral("fill"), cmdFill},        {QStringLiteral("fpr"), cmdFpr},
+        {QStringLiteral("skew"), cmdSkew},        {QStringLiteral("chunk"), cmdChunk},
+        {QStringLiteral("rebuild"), cmdRebuild},  {QStringLiteral("swap"), cmdSwap},
+        {QStringLiteral("drop-old"), cmdDropOld}, {QStringLiteral("signup"), cmdSignup},
+        {QStringLiteral("audit"), cmdAudit},      {QStringLiteral("simulate"), cmdSimulate},
+        {QStringLiteral("demo"), cmdDemo},        {QStringLiteral("delete-user"), cmdDeleteUser},
     };
     if (command == QLatin1String("check") && a.flag("exact"))
         return cmdCheckExact(c);

@@ -2,6 +2,8 @@
 #include "commands.h"
 #include "context.h"
 
+#include "demo.h"
+#include "localcluster.h"
 #include "pgconn.h"
 #include "shardmap.h"
 
@@ -181,6 +183,27 @@ int cmdSimulate(Context &c)
             << QString::number(r->shardQueriesWithFilter / perName, 'f', 1) << " a name; " << r->filterMaybes
             << " checks said maybe), a check p50 " << QString::number(r->filterP50Ms, 'f', 2) << " ms, p99 "
             << QString::number(r->filterP99Ms, 'f', 2) << " ms\n";
+    return ExitOk;
+}
+
+int cmdDemo(Context &c)
+{
+    // A private cluster with the reference filter and N shard databases, until Ctrl-C.
+    const qint64 names = c.args().option("generate", QStringLiteral("200000")).toLongLong();
+    const int shards = c.args().option("shards", QStringLiteral("16")).toInt();
+    if (names < 1 || shards < 1 || shards > 256)
+        return c.usage(QStringLiteral("demo takes --shards 1..256 and --generate N names"));
+    LocalCluster cluster;
+    auto map = startShardedDemo(cluster, names, shards, {}, &Context::interrupted());
+    if (!map)
+        return c.fail(map.error());
+    c.out() << "demo ready: " << names << " names in the filter and in " << shards << " shard databases\n"
+            << "  --db \"" << cluster.connectionString(QStringLiteral("bloomscope_demo")) << "\"\n"
+            << "  --shards " << *map << "\n"
+            << "press Ctrl-C to stop it (the cluster and its files go away)\n";
+    c.out().flush();
+    while (!Context::interrupted().load())
+        ::pause();
     return ExitOk;
 }
 

@@ -91,5 +91,6 @@ int cmdSignup(Context &c);
 int cmdDeleteUser(Context &c);
 int cmdAudit(Context &c);
 int cmdSimulate(Context &c);
+int cmdDemo(Context &c);
 
 } // namespace bloom::cli
