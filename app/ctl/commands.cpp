@@ -283,6 +283,20 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
     return out;
 }
 
+Result<Context::PlacedNames> Context::placedNames()
+{
+    auto s = store();
+    if (!s)
+        return s.error();
+    PlacedNames out;
+    out.names = names(1, &out.hadBad);
+    auto placed = (*s)->place(out.names);
+    if (!placed)
+        return placed.error();
+    out.placements = std::move(placed).value();
+    return out;
+}
+
 int run(const QStringList &argv)
 {
     Args a = parseArgs(argv);

@@ -112,15 +112,12 @@ int cmdCheck(Context &c)
 {
     if (c.args().positional.size() < 2)
         return c.usage(QStringLiteral("check takes NAME... or - for stdin"));
-    auto store = c.store();
-    if (!store)
-        return c.fail(store.error());
-    bool bad = false;
-    const QList<QByteArray> names = c.names(1, &bad);
-    auto placed = (*store)->place(names);
+    auto placed = c.placedNames();
     if (!placed)
         return c.fail(placed.error());
-    auto verdicts = (*store)->check(*placed);
+    const QList<QByteArray> &names = placed->names;
+    const bool bad = placed->hadBad;
+    auto verdicts = (*c.store())->check(placed->placements);
     if (!verdicts)
         return c.fail(verdicts.error());
     if (c.json()) {
@@ -141,15 +138,13 @@ int cmdAdd(Context &c)
 {
     if (c.args().positional.size() < 2)
         return c.usage(QStringLiteral("add takes NAME... or - for stdin"));
-    auto store = c.store();
-    if (!store)
-        return c.fail(store.error());
-    bool bad = false;
-    const QList<QByteArray> names = c.names(1, &bad);
-    auto placed = (*store)->place(names);
+    auto placed = c.placedNames();
     if (!placed)
         return c.fail(placed.error());
-    if (auto s = (*store)->add(*placed); !s)
+    const QList<QByteArray> &names = placed->names;
+    const bool bad = placed->hadBad;
+    auto store = c.store();
+    if (auto s = (*store)->add(placed->placements); !s)
         return c.fail(s.error());
     if (c.json())
         printJson(c, QJsonObject{{QStringLiteral("added"), qint64(names.size())}});

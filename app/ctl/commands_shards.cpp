@@ -33,15 +33,12 @@ int cmdCheckExact(Context &c)
     auto map = shardMap(c.args());
     if (!map)
         return c.fail(map.error());
-    auto store = c.store();
-    if (!store)
-        return c.fail(store.error());
-    bool bad = false;
-    const QList<QByteArray> names = c.names(1, &bad);
-    auto placed = (*store)->place(names);
+    auto placed = c.placedNames();
     if (!placed)
         return c.fail(placed.error());
-    auto verdicts = (*store)->check(*placed);
+    const QList<QByteArray> &names = placed->names;
+    const bool bad = placed->hadBad;
+    auto verdicts = (*c.store())->check(placed->placements);
     if (!verdicts)
         return c.fail(verdicts.error());
     QJsonArray json;

@@ -58,6 +58,14 @@ public:
     /** Names from the command line after the command word, or stdin for "-". Bad ones are reported. */
     QList<QByteArray> names(int firstIndex, bool *hadBad);
 
+    /** The names after the command word (or stdin), placed in the attached filter. */
+    struct PlacedNames {
+        QList<QByteArray> names;
+        QList<Placement> placements;
+        bool hadBad = false;
+    };
+    Result<PlacedNames> placedNames();
+
     static std::atomic<bool> &interrupted();
 
 private:
