@@ -1,5 +1,6 @@
 // MD5 + placement throughput on one core, against the reference username_bits() on the server.
 //   build/tests/bench/bench_placement [NAMES]
+#include "filtersql.h"
 #include "localcluster.h"
 #include "pgconn.h"
 #include "placement.h"
@@ -41,9 +42,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "%s\n", qPrintable(s.error().toString()));
         return 1;
     }
-    QFile ref(QStringLiteral(":/sql/reference.sql"));
-    ref.open(QIODevice::ReadOnly);
-    (void)cluster.exec(QStringLiteral("postgres"), QString::fromUtf8(ref.readAll()));
+    (void)cluster.exec(QStringLiteral("postgres"), sqlResource(QStringLiteral("reference.sql")));
     PgConn conn(cluster.connectionString());
     const int serverNames = 200'000;
     t.restart();

@@ -83,22 +83,10 @@ void FilterWorker::open(const ConnectionSpec &spec, const FilterRef &ref, bool r
     mRunning.store(nullptr);
     mStore.reset();
     mDb.reset();
-    Database::Options o;
-    o.readOnly = readOnly;
-    auto db = Database::open(spec, o);
-    if (!db) {
-        emit openFailed(db.error());
-        return;
-    }
-    auto store = std::make_unique<FilterStore>(**db, ref);
-    store->setCancelFlag(mCancel);
-    if (auto s = store->attach(); !s) {
+    if (auto s = connectStore(); !s) {
         emit openFailed(s.error());
         return;
     }
-    mDb = std::move(db).value();
-    mStore = std::move(store);
-    mRunning.store(mDb.get());
     FilterSummary summary;
     summary.ref = ref;
     summary.geometry = mStore->geometry();
@@ -119,23 +107,29 @@ bool FilterWorker::ensureOpen(Operation operation)
         emit failed(operation, makeError(ErrorKind::Connection, QStringLiteral("not connected")), false);
         return false;
     }
+    if (auto s = connectStore(); !s) {
+        emit failed(operation, s.error(), s.error().kind == ErrorKind::Connection);
+        return false;
+    }
+    return true;
+}
+
+Status FilterWorker::connectStore()
+{
+    // This thread's own connection, and the filter attached on it; nothing changes on failure.
     Database::Options o;
     o.readOnly = mReadOnly;
     auto db = Database::open(mSpec, o);
-    if (!db) {
-        emit failed(operation, db.error(), db.error().kind == ErrorKind::Connection);
-        return false;
-    }
+    if (!db)
+        return db.error();
     auto store = std::make_unique<FilterStore>(**db, mRef);
     store->setCancelFlag(mCancel);
-    if (auto s = store->attach(); !s) {
-        emit failed(operation, s.error(), false);
-        return false;
-    }
+    if (auto s = store->attach(); !s)
+        return s;
     mDb = std::move(db).value();
     mStore = std::move(store);
     mRunning.store(mDb.get());
-    return true;
+    return success();
 }
 
 void FilterWorker::refresh(int token)

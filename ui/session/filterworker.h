@@ -47,6 +47,7 @@ signals:
 
 private:
     bool ensureOpen(Operation operation);
+    Status connectStore();
     void report(Operation operation, const Error &e);
 
     std::unique_ptr<Database> mDb;
