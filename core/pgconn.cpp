@@ -23,14 +23,25 @@ QString quoteConninfoValue(const QString &value)
 PgConn::PgConn(const QString &conninfo)
 {
     mConn = PQconnectdb(conninfo.toUtf8().constData());
-    if (ok())
+    if (ok()) {
         PQsetClientEncoding(mConn, "UTF8");
+        mCancel = PQgetCancel(mConn);
+    }
 }
 
 PgConn::~PgConn()
 {
+    if (mCancel)
+        PQfreeCancel(mCancel);
     if (mConn)
         PQfinish(mConn);
+}
+
+void PgConn::cancel() const
+{
+    char buf[256];
+    if (mCancel)
+        PQcancel(mCancel, buf, sizeof buf);
 }
 
 bool PgConn::ok() const

@@ -8,6 +8,7 @@
 
 typedef struct pg_conn PGconn;
 typedef struct pg_result PGresult;
+typedef struct pg_cancel PGcancel;
 
 namespace bloom {
 
@@ -39,8 +40,12 @@ public:
     QString quoteIdentifier(const QString &ident) const;
     QString quoteLiteral(const QString &value) const;
 
+    /** Asks the server to cancel the statement running on this connection (safe from any thread). */
+    void cancel() const;
+
 private:
     PGconn *mConn = nullptr;
+    PGcancel *mCancel = nullptr;
 };
 
 } // namespace bloom

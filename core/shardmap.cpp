@@ -1,10 +1,15 @@
 #include "shardmap.h"
 
+#include "database.h"
 #include "filterstore.h"
 #include "pgconn.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSqlQuery>
 
 #include <algorithm>
 #include <mutex>
@@ -102,7 +107,66 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
     r.low95 = sample->low95;
     r.high95 = sample->high95;
     r.estimated = sample->estimated;
+    r.shards = int(map.shards.size());
+    r.at = QDateTime::currentDateTimeUtc();
     return r;
+}
+
+Status recordAudit(Database &db, const QString &filterTable, const AuditReport &r)
+{
+    if (auto s = db.exec(QStringLiteral(
+            "create table if not exists bloomscope_audit (id bigserial primary key, filter_table text not null, "
+            "at timestamptz not null default now(), shards int not null, sampled bigint not null, "
+            "false_negatives jsonb not null, probes bigint not null, false_positives bigint not null, "
+            "measured float8 not null, low95 float8 not null, high95 float8 not null, estimated float8 not null)"));
+        !s)
+        return s;
+    QJsonArray fn;
+    for (const QByteArray &n : r.falseNegatives)
+        fn.append(QString::fromUtf8(n));
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("insert into bloomscope_audit (filter_table, at, shards, sampled, false_negatives, "
+                             "probes, false_positives, measured, low95, high95, estimated) "
+                             "values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v :
+         {QVariant(filterTable), QVariant(r.at.isValid() ? r.at : QDateTime::currentDateTimeUtc()), QVariant(r.shards),
+          QVariant(r.sampled), QVariant(QString::fromUtf8(QJsonDocument(fn).toJson(QJsonDocument::Compact))),
+          QVariant(r.probes), QVariant(r.falsePositives), QVariant(r.measured), QVariant(r.low95), QVariant(r.high95),
+          QVariant(r.estimated)})
+        q.addBindValue(v);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("recording the audit in bloomscope_audit"));
+    return success();
+}
+
+Result<std::optional<AuditReport>> lastAudit(Database &db, const QString &filterTable)
+{
+    QSqlQuery q(db.db());
+    if (!q.exec(QStringLiteral("select to_regclass('bloomscope_audit') is not null")) || !q.next())
+        return Database::queryError(q, QStringLiteral("looking for bloomscope_audit"));
+    if (!q.value(0).toBool())
+        return std::optional<AuditReport>{};
+    q.prepare(QStringLiteral("select at, shards, sampled, false_negatives::text, probes, false_positives, measured, "
+                             "low95, high95, estimated from bloomscope_audit where filter_table = ? "
+                             "order by at desc, id desc limit 1"));
+    q.addBindValue(filterTable);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading the last audit"));
+    if (!q.next())
+        return std::optional<AuditReport>{};
+    AuditReport r;
+    r.at = q.value(0).toDateTime();
+    r.shards = q.value(1).toInt();
+    r.sampled = q.value(2).toLongLong();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(3).toString().toUtf8()).array())
+        r.falseNegatives.append(v.toString().toUtf8());
+    r.probes = q.value(4).toLongLong();
+    r.falsePositives = q.value(5).toLongLong();
+    r.measured = q.value(6).toDouble();
+    r.low95 = q.value(7).toDouble();
+    r.high95 = q.value(8).toDouble();
+    r.estimated = q.value(9).toDouble();
+    return std::optional<AuditReport>{r};
 }
 
 Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name)
@@ -123,15 +187,32 @@ ShardPool::~ShardPool() = default;
 Status ShardPool::connect()
 {
     mConns.clear();
+    mLookupSql.clear();
     for (int i = 0; i < mMap.shards.size(); ++i) {
         auto c = std::make_unique<PgConn>(mMap.shards[i].toConninfo());
         if (!c->ok())
             return makeError(
                 ErrorKind::Connection,
                 QStringLiteral("shard %1 (%2): %3").arg(i).arg(mMap.shards[i].describe(), c->errorMessage()));
+        // The tombstones of deleted accounts, where delete-user ever left one.
+        auto has = c->column(QStringLiteral("select to_regclass('bloomscope_deleted_users') is not null"));
+        if (!has)
+            return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(has.error().message));
+        QString sql = QStringLiteral("select exists (select 1 from %1 where lower(%2) = lower($1))")
+                          .arg(c->quoteIdentifier(mMap.table), c->quoteIdentifier(mMap.column));
+        sql += has->value(0) == "t"
+                   ? QStringLiteral(", exists (select 1 from bloomscope_deleted_users where lower_name = lower($1))")
+                   : QStringLiteral(", false");
+        mLookupSql.push_back(sql);
         mConns.push_back(std::move(c));
     }
     return success();
+}
+
+void ShardPool::cancel()
+{
+    for (const auto &c : mConns)
+        c->cancel();
 }
 
 Result<ExactAnswer> ShardPool::lookup(const QByteArray &name)
@@ -147,34 +228,125 @@ Result<ExactAnswer> ShardPool::lookup(const QByteArray &name)
             QElapsedTimer t;
             t.start();
             PgConn &c = *mConns[i];
-            auto r = c.column(QStringLiteral("select exists (select 1 from %1 where lower(%2) = lower($1))")
-                                  .arg(c.quoteIdentifier(mMap.table), c.quoteIdentifier(mMap.column)),
-                              {name});
+            auto r = c.rows(mLookupSql[i], {name});
             const double ms = double(t.nsecsElapsed()) / 1e6;
             std::lock_guard lock(mutex);
             ++answer.shardQueries;
             answer.slowestMs = qMax(answer.slowestMs, ms);
             if (!r)
                 errors.append(r.error());
-            else if (r->value(0) == "t") {
+            else if (r->value(0).value(0) == "t") {
                 answer.taken = true;
                 answer.foundOnShard = int(i);
-            }
+            } else if (r->value(0).value(1) == "t")
+                answer.deleted = true;
         });
     for (auto &t : threads)
         t.join();
     answer.totalMs = double(wall.nsecsElapsed()) / 1e6;
     if (!errors.isEmpty())
         return errors.first();
+    if (answer.taken)
+        answer.deleted = false; // deleted once, signed up again
     return answer;
 }
 
+Result<qint64> deleteUser(const ShardMap &map, const QByteArray &name)
+{
+    qint64 deleted = 0;
+    for (int i = 0; i < map.shards.size(); ++i) {
+        PgConn conn(map.shards[i].toConninfo());
+        if (!conn.ok())
+            return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(conn.errorMessage()));
+        // Delete and leave the tombstone in one transaction: a lookup never sees the name nowhere.
+        if (auto s = conn.exec(QStringLiteral(
+                "begin; create table if not exists bloomscope_deleted_users "
+                "(lower_name text not null, deleted_at timestamptz not null default now()); "
+                "create index if not exists bloomscope_deleted_users_name on bloomscope_deleted_users (lower_name)"));
+            !s)
+            return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(s.error().message));
+        auto r = conn.column(QStringLiteral("with d as (delete from %1 where lower(%2) = lower($1) returning 1), "
+                                            "t as (insert into bloomscope_deleted_users (lower_name) "
+                                            "select lower($1) where exists (select 1 from d) returning 1) "
+                                            "select (select count(*) from d), (select count(*) from t)")
+                                 .arg(conn.quoteIdentifier(map.table), conn.quoteIdentifier(map.column)),
+                             {name});
+        if (!r)
+            return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(r.error().message));
+        if (auto s = conn.exec(QStringLiteral("commit")); !s)
+            return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(s.error().message));
+        deleted += r->value(0).toLongLong();
+    }
+    return deleted;
+}
+
+Result<QList<QByteArray>> replayNames(const ShardMap &map, qint64 count, double takenShare, quint32 seed)
+{
+    QList<QByteArray> names;
+    const qint64 taken = qBound<qint64>(0, qRound64(double(count) * takenShare), count);
+    if (taken > 0) {
+        PgConn shard0(map.shards.first().toConninfo());
+        if (!shard0.ok())
+            return makeError(ErrorKind::Connection, QStringLiteral("shard 0: %1").arg(shard0.errorMessage()));
+        auto rows = shard0.column(QStringLiteral("select %1 from %2 order by random() limit $1")
+                                      .arg(shard0.quoteIdentifier(map.column), shard0.quoteIdentifier(map.table)),
+                                  {QByteArray::number(taken)});
+        if (!rows)
+            return rows.error();
+        names += *rows;
+    }
+    QRandomGenerator rng(seed);
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    while (names.size() < count) {
+        QByteArray n(12, Qt::Uninitialized);
+        n[0] = letters[rng.bounded(26)];
+        for (qsizetype i = 1; i < n.size(); ++i)
+            n[i] = letters[rng.bounded(36)];
+        names.append(n);
+    }
+    std::shuffle(names.begin(), names.end(), rng);
+    return names;
+}
+
+Result<KeystrokeCheck> checkKeystroke(FilterStore &store, ShardPool &shards, const QByteArray &text, bool compare)
+{
+    KeystrokeCheck k;
+    k.text = text;
+    QElapsedTimer t;
+    t.start();
+    auto placed = store.place({text});
+    if (!placed)
+        return placed.error();
+    auto v = store.check(*placed);
+    if (!v)
+        return v.error();
+    k.maybe = v->first();
+    if (k.maybe) {
+        auto exact = shards.lookup(text);
+        if (!exact)
+            return exact.error();
+        k.taken = exact->taken;
+        k.deleted = exact->deleted;
+        k.queriesWithFilter = exact->shardQueries;
+    }
+    k.filterPathMs = double(t.nsecsElapsed()) / 1e6;
+    if (compare) {
+        auto alone = shards.lookup(text);
+        if (!alone)
+            return alone.error();
+        k.queriesWithout = alone->shardQueries;
+        k.shardsOnlyMs = alone->totalMs;
+    }
+    return k;
+}
+
 Result<SimulationReport> simulate(FilterStore &store, ShardPool &shards, const QList<QByteArray> &names,
-                                  const SimulationOptions &options)
+                                  const SimulationOptions &options, const SimulationObserver &observer)
 {
     SimulationReport r;
     std::vector<double> filterMs, shardMs;
-    for (const QByteArray &name : names) {
+    for (qsizetype n = 0; n < names.size(); ++n) {
+        const QByteArray &name = names[n];
         ++r.names;
         for (qsizetype len = 1; len <= name.size(); ++len) {
             ++r.keystrokes;
@@ -187,27 +359,19 @@ Result<SimulationReport> simulate(FilterStore &store, ShardPool &shards, const Q
             if (!validateName(prefix).ok())
                 continue;
             ++r.checks;
-            QElapsedTimer t;
-            t.start();
-            auto placed = store.place({prefix});
-            if (!placed)
-                return placed.error();
-            auto v = store.check(*placed);
-            if (!v)
-                return v.error();
-            if (v->first()) {
+            auto k = checkKeystroke(store, shards, prefix);
+            if (!k)
+                return k.error();
+            if (k->maybe)
                 ++r.filterMaybes;
-                auto exact = shards.lookup(prefix);
-                if (!exact)
-                    return exact.error();
-                r.shardQueriesWithFilter += exact->shardQueries;
-            }
-            filterMs.push_back(double(t.nsecsElapsed()) / 1e6);
-            auto alone = shards.lookup(prefix);
-            if (!alone)
-                return alone.error();
-            r.shardQueriesWithout += alone->shardQueries;
-            shardMs.push_back(alone->totalMs);
+            if (k->deleted)
+                ++r.deletedScatterGathers;
+            r.shardQueriesWithFilter += k->queriesWithFilter;
+            r.shardQueriesWithout += k->queriesWithout;
+            filterMs.push_back(k->filterPathMs);
+            shardMs.push_back(k->shardsOnlyMs);
+            if (observer && !observer(n, *k))
+                return makeError(ErrorKind::Cancelled, QStringLiteral("the replay was cancelled"));
         }
     }
     const auto pct = [](std::vector<double> v, double p) {

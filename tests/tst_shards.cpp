@@ -150,7 +150,31 @@ private slots:
         QVERIFY(!directlyTaken("grace_h"));
         // A deleted user stays in the filter: maybe, then the shards say free.
         QCOMPARE(bloomctl({QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("grace_h")}, &out), 0);
-        QVERIFY(out.startsWith("grace_h\tfree\tshards"));
+        QVERIFY2(out.startsWith("grace_h\tfree\tshards (a deleted account's name)"), out.constData());
+        // A false positive is not mistaken for a deleted account.
+        QCOMPARE(bloomctl({QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("ghost")}, &out), 0);
+        QCOMPARE(out.split('\t').value(2), QByteArray("shards"));
+        // The simulator counts what deleted names cost.
+        auto db = Database::open(*ConnectionSpec::parse(filterDb()));
+        FilterStore store(**db, FilterRef{});
+        QVERIFY(store.attach().ok());
+        ShardPool pool(mMap);
+        QVERIFY(pool.connect().ok());
+        int observed = 0;
+        auto report = simulate(store, pool, {"grace_h", "nobody-here"}, SimulationOptions{150, 300},
+                               [&](qsizetype, const KeystrokeCheck &k) {
+                                   observed += k.deleted ? 1 : 0;
+                                   return true;
+                               });
+        QVERIFY(report.ok());
+        QCOMPARE(report->checks, 2);
+        QCOMPARE(report->deletedScatterGathers, 1);
+        QCOMPARE(observed, 1);
+        // Signed up again, the name is taken and no longer counted as deleted.
+        QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("grace_h")}, &out), 0);
+        auto again = exactLookup(mMap, "grace_h");
+        QVERIFY(again->taken && !again->deleted);
+        QCOMPARE(bloomctl({QStringLiteral("delete-user"), QStringLiteral("grace_h")}, &out), 0);
     }
 
     void crashBetweenTheWritesLeavesNoFalseNegative()
@@ -170,11 +194,21 @@ private slots:
         QCOMPARE(bloomctl({QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("500")}, &out), 0);
         QVERIFY2(out.contains("no false negative"), out.constData());
         QVERIFY(out.contains("measured FPR"));
+        // The report is kept beside the filter for the GUI.
+        auto db = Database::open(*ConnectionSpec::parse(filterDb()));
+        auto last = lastAudit(**db, QStringLiteral("username_filter"));
+        QVERIFY(last.ok() && last->has_value());
+        QCOMPARE((*last)->sampled, 1500);
+        QCOMPARE((*last)->shards, 3);
+        QVERIFY((*last)->falseNegatives.isEmpty());
+        QVERIFY((*last)->probes >= 10000);
         // A user created behind the filter's back: the audit raises the alarm with its name.
         PgConn shard(mMap.shards[0].toConninfo());
         QVERIFY(shard.exec(QStringLiteral("insert into users values (999999, 'sneaked-in')")).ok());
         QCOMPARE(bloomctl({QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("5000")}, &out), 7);
         QVERIFY2(out.contains("FALSE NEGATIVES") && out.contains("sneaked-in"), out.constData());
+        last = lastAudit(**db, QStringLiteral("username_filter"));
+        QCOMPARE((*last)->falseNegatives, QList<QByteArray>{"sneaked-in"});
         QVERIFY(shard.exec(QStringLiteral("delete from users where id = 999999")).ok());
     }
 

@@ -53,9 +53,10 @@ Commands:
   signup --shards MAP NAME
                         the reference order: add to the filter, check every shard, insert the
                         user on shard (id mod shards)
-  audit --shards MAP [--sample N]
+  audit --shards MAP [--sample N] [--no-record]
                         N random users of every shard must all check maybe (exit 7 names
-                        any that do not); never-added probes give the measured FPR
+                        any that do not); never-added probes give the measured FPR; the
+                        report is kept in bloomscope_audit beside the filter for the GUI
   simulate --shards MAP [--generate N] [--taken-share P] [--typing-ms T] [--debounce-ms D]
                         type N twelve-character names key by key: shard queries and latency
                         with the filter in front and without it
@@ -141,8 +142,9 @@ Args parseArgs(const QStringList &argv)
         QStringLiteral("source"),      QStringLiteral("query"),      QStringLiteral("file"),
         QStringLiteral("method"),      QStringLiteral("target-fpr"), QStringLiteral("expected-names"),
         QStringLiteral("into"),        QStringLiteral("grace")};
-    static const QSet<QString> flags{QStringLiteral("json"),  QStringLiteral("help"), QStringLiteral("csv"),
-                                     QStringLiteral("abort"), QStringLiteral("yes"),  QStringLiteral("exact")};
+    static const QSet<QString> flags{QStringLiteral("json"),     QStringLiteral("help"), QStringLiteral("csv"),
+                                     QStringLiteral("abort"),    QStringLiteral("yes"),  QStringLiteral("exact"),
+                                     QStringLiteral("no-record")};
     Args a;
     for (qsizetype i = 0; i < argv.size(); ++i) {
         const QString &w = argv[i];

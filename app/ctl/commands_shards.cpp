@@ -52,13 +52,14 @@ int cmdCheckExact(Context &c)
                 return c.fail(r.error());
             exact = *r;
             verdict = exact.taken ? QStringLiteral("taken") : QStringLiteral("free");
-            by = QStringLiteral("shards");
+            by = exact.deleted ? QStringLiteral("shards (a deleted account's name)") : QStringLiteral("shards");
         }
         if (c.json())
             json.append(QJsonObject{{QStringLiteral("name"), QString::fromUtf8(names[i])},
                                     {QStringLiteral("verdict"), verdict},
                                     {QStringLiteral("answered_by"), by},
                                     {QStringLiteral("shard_queries"), exact.shardQueries},
+                                    {QStringLiteral("deleted_account"), exact.deleted},
                                     {QStringLiteral("slowest_shard_ms"), exact.slowestMs}});
         else
             c.out() << QString::fromUtf8(names[i]) << '\t' << verdict << '\t' << by << '\t' << exact.shardQueries
@@ -84,6 +85,11 @@ int cmdAudit(Context &c)
     auto r = audit(**store, *map, sample, qMax<qint64>(sample * map->shards.size(), 10000));
     if (!r)
         return c.fail(r.error());
+    // Kept beside the filter so the GUI shows the last audit; a read-only role only loses the record.
+    if (!c.args().flag("no-record"))
+        if (auto rec = recordAudit(**c.database(), (*store)->ref().table, *r); !rec)
+            c.err() << "bloomctl: the audit ran but was not recorded: " << rec.error().message
+                    << " (grant CREATE/INSERT for bloomscope_audit, or pass --no-record)\n";
     if (c.json()) {
         QJsonArray fn;
         for (const QByteArray &n : r->falseNegatives)
@@ -130,28 +136,13 @@ int cmdSimulate(Context &c)
     // sampled from the shards (--taken-share, 0.1 by default).
     const qint64 count = a.option("generate", QStringLiteral("1000")).toLongLong();
     const double takenShare = a.option("taken-share", QStringLiteral("0.1")).toDouble();
-    QList<QByteArray> names;
-    const qint64 taken = qRound64(double(count) * takenShare);
-    if (taken > 0) {
-        PgConn shard0(map->shards.first().toConninfo());
-        auto rows = shard0.column(QStringLiteral("select %1 from %2 order by random() limit $1")
-                                      .arg(shard0.quoteIdentifier(map->column), shard0.quoteIdentifier(map->table)),
-                                  {QByteArray::number(taken)});
-        if (!rows)
-            return c.fail(rows.error());
-        names += *rows;
-    }
-    static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    while (names.size() < count) {
-        QByteArray n(12, Qt::Uninitialized);
-        for (char &ch : n)
-            ch = letters[QRandomGenerator::global()->bounded(36)];
-        names.append(n);
-    }
+    auto names = replayNames(*map, count, takenShare, quint32(QRandomGenerator::global()->generate()));
+    if (!names)
+        return c.fail(names.error());
     SimulationOptions o;
     o.typingMs = a.option("typing-ms", QStringLiteral("150")).toInt();
     o.debounceMs = a.option("debounce-ms", QStringLiteral("0")).toInt();
-    auto r = simulate(**store, pool, names, o);
+    auto r = simulate(**store, pool, *names, o);
     if (!r)
         return c.fail(r.error());
     const double perName = double(qMax<qint64>(1, r->names));
@@ -161,6 +152,7 @@ int cmdSimulate(Context &c)
                                              {QStringLiteral("keystrokes"), r->keystrokes},
                                              {QStringLiteral("checks"), r->checks},
                                              {QStringLiteral("filter_maybes"), r->filterMaybes},
+                                             {QStringLiteral("deleted_name_scatter_gathers"), r->deletedScatterGathers},
                                              {QStringLiteral("shard_queries_with_filter"), r->shardQueriesWithFilter},
                                              {QStringLiteral("shard_queries_without_filter"), r->shardQueriesWithout},
                                              {QStringLiteral("filter_p50_ms"), r->filterP50Ms},
@@ -178,8 +170,9 @@ int cmdSimulate(Context &c)
             << " ms\n"
             << "  with the filter:    " << r->shardQueriesWithFilter << " shard queries ("
             << QString::number(r->shardQueriesWithFilter / perName, 'f', 1) << " a name; " << r->filterMaybes
-            << " checks said maybe), a check p50 " << QString::number(r->filterP50Ms, 'f', 2) << " ms, p99 "
-            << QString::number(r->filterP99Ms, 'f', 2) << " ms\n";
+            << " checks said maybe, " << r->deletedScatterGathers << " of them deleted accounts' names), a check p50 "
+            << QString::number(r->filterP50Ms, 'f', 2) << " ms, p99 " << QString::number(r->filterP99Ms, 'f', 2)
+            << " ms\n";
     return ExitOk;
 }
 
@@ -258,20 +251,12 @@ int cmdDeleteUser(Context &c)
     if (!map)
         return c.fail(map.error());
     const QByteArray name = c.args().positional[1].toUtf8();
-    qint64 deleted = 0;
-    for (int i = 0; i < map->shards.size(); ++i) {
-        PgConn conn(map->shards[i].toConninfo());
-        if (!conn.ok())
-            return c.fail(
-                makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(conn.errorMessage())));
-        auto r = conn.column(QStringLiteral("with d as (delete from %1 where lower(%2) = lower($1) returning 1) "
-                                            "select count(*) from d")
-                                 .arg(conn.quoteIdentifier(map->table), conn.quoteIdentifier(map->column)),
-                             {name});
-        if (!r)
-            return c.fail(r.error());
-        deleted += r->value(0).toLongLong();
-    }
+    if (auto v = validateName(name); !v)
+        return c.fail(v.error());
+    auto deletedCount = deleteUser(*map, name);
+    if (!deletedCount)
+        return c.fail(deletedCount.error());
+    const qint64 deleted = *deletedCount;
     // The filter keeps the name's bits: they may belong to other names too (README "Shards").
     c.out() << "deleted " << deleted << " user(s) named " << QString::fromUtf8(name)
             << "; the filter keeps its bits, so the name now costs a scatter-gather on every check\n";
