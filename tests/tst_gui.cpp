@@ -1,14 +1,18 @@
 #include "admin/rebuilddialog.h"
 #include "chunkgridwidget.h"
 #include "connectdialog.h"
+#include "demo.h"
 #include "filtersession.h"
 #include "fprview.h"
 #include "heatmapwidget.h"
 #include "localcluster.h"
 #include "mainwindow.h"
 #include "pgconn.h"
+#include "shardmap.h"
+#include "shardsession.h"
 #include "stepthroughview.h"
 #include "testcluster.h"
+#include "typingview.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -233,6 +237,87 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(session.isOpen(), 15000);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QVERIFY(session.summary().geometry.chunks() >= 1); // whichever filter the wizard test swapped in
+    }
+
+    void shardsViewTypesChecksAndReplays()
+    {
+        auto mapPath = startShardedDemo(mCluster, 3000, 3);
+        QVERIFY2(mapPath.ok(), mapPath.ok() ? "" : qPrintable(mapPath.error().toString()));
+        MainWindow w;
+        w.show();
+        QVERIFY(w.setShardMap(*mapPath));
+        w.connectTo(*ConnectionSpec::parse(mCluster.connectionString(QStringLiteral("bloomscope_demo"))), FilterRef{});
+        QVERIFY(w.showView(QStringLiteral("shards")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.shardSession()->isOpen(), 30000);
+        QCOMPARE(w.shardSession()->shards(), 3);
+        TypingView *t = w.typingView();
+        auto *input = t->findChild<QLineEdit *>(QStringLiteral("typingInput"));
+        QVERIFY(input && input->isEnabled());
+
+        // A free name: one check a keystroke, the shards asked only without the filter.
+        QTest::keyClicks(input, QStringLiteral("zz-nobody"));
+        QTRY_COMPARE_WITH_TIMEOUT(t->loggedChecks(), 9, 10000);
+        QCOMPARE(t->nameTotals().keystrokes, 9);
+        QCOMPARE(t->nameTotals().queriesWithout, 27);
+        QCOMPARE(t->logCell(8, 0), QStringLiteral("zz-nobody"));
+        QCOMPARE(t->logCell(8, 1), QStringLiteral("definitely free"));
+        QCOMPARE(t->logCell(8, 3), QStringLiteral("0"));
+
+        // A user: the filter says maybe and the shards find it.
+        const QByteArray user = demoNames(3000).at(42);
+        const auto retype = [&](const QString &text) {
+            input->selectAll();
+            QTest::keyClick(input, Qt::Key_Backspace);
+            const qint64 before = t->totals().checks;
+            QTest::keyClicks(input, text);
+            QTRY_COMPARE_WITH_TIMEOUT(t->totals().checks, before + text.size(), 10000);
+        };
+        retype(QString::fromUtf8(user));
+        const int last = t->loggedChecks() - 1;
+        QCOMPARE(t->logCell(last, 1), QStringLiteral("maybe"));
+        QCOMPARE(t->logCell(last, 2), QStringLiteral("taken"));
+        QCOMPARE(t->logCell(last, 3), QStringLiteral("3"));
+
+        // Deleted, the name still costs a scatter-gather, and the view counts it.
+        auto map = ShardMap::load(*mapPath);
+        QVERIFY(map.ok());
+        auto deleted = deleteUser(*map, user);
+        QVERIFY2(deleted.ok(), deleted.ok() ? "" : qPrintable(deleted.error().toString()));
+        QCOMPARE(*deleted, 1);
+        QVERIFY(w.setShardMap(*mapPath)); // reconnect: the tombstone table is new
+        QTRY_VERIFY_WITH_TIMEOUT(w.shardSession()->isOpen(), 30000);
+        retype(QString::fromUtf8(user));
+        QCOMPARE(t->logCell(t->loggedChecks() - 1, 2), QStringLiteral("free: deleted account"));
+        QCOMPARE(t->totals().deletedScatterGathers, 1);
+        QCOMPARE(t->totals().deletedQueries, 3);
+
+        // With a debounce, a burst of keys fires one check.
+        t->findChild<QSpinBox *>(QStringLiteral("typingDebounce"))->setValue(300);
+        input->selectAll();
+        QTest::keyClick(input, Qt::Key_Backspace);
+        const qint64 before = t->totals().checks;
+        QTest::keyClicks(input, QStringLiteral("burst-of-keys"));
+        QTest::qWait(800);
+        QCOMPARE(t->totals().checks, before + 1);
+
+        // The replay: charts and a summary in the reference's terms.
+        t->setReplaySize(20);
+        t->startReplay();
+        QTRY_VERIFY_WITH_TIMEOUT(t->replayDone(), 60000);
+        const SimulationReport &r = t->lastReplay().report;
+        QCOMPARE(r.names, 20);
+        QVERIFY(r.shardQueriesWithout >= 18 * 12 * 3);
+        QVERIFY(r.shardQueriesWithFilter < r.shardQueriesWithout / 3);
+        QCOMPARE(t->lastReplay().freeNameWithout, 36); // twelve keystrokes on three shards
+        QVERIFY(t->replaySummary().contains(QLatin1String("20 names")));
+        QVERIFY(t->chartPoints().first >= 1 && t->chartPoints().second >= 1);
+
+        // The audit, shown in the view (read-only: shown, not recorded).
+        t->runAudit();
+        QTRY_VERIFY_WITH_TIMEOUT(t->auditText().contains(QLatin1String("no false negative")), 30000);
+        QVERIFY(t->auditText().contains(QLatin1String("not recorded")));
+        if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
+            w.grab().save(dir + QStringLiteral("/shards-test.png"));
     }
 
     void cleanupTestCase()

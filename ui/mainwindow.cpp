@@ -9,10 +9,13 @@
 #include "heatmap/heatmapwidget.h"
 #include "heatmap/skewchart.h"
 #include "session/filtersession.h"
+#include "shards/shardsession.h"
+#include "shards/typingview.h"
 #include "step/stepthroughview.h"
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -85,6 +88,9 @@ MainWindow::MainWindow(QWidget *parent)
     mTabs->addTab(mFpr, tr("FPR"));
     mTabs->addTab(mStep, tr("Step-through"));
     mTabs->addTab(chunkTab, tr("Chunk"));
+    mShards = new ShardSession(this);
+    mTyping = new TypingView(mShards, this);
+    mTabs->addTab(mTyping, tr("Shards"));
 
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
@@ -147,6 +153,8 @@ void MainWindow::buildMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Connect..."), QKeySequence::Open, this, &MainWindow::showConnectDialog);
     file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); });
+    file->addAction(tr("Demo with 16 &shards"), this, [this] { startDemo(200'000, 16); });
+    file->addAction(tr("Open shard &map..."), this, &MainWindow::chooseShardMap);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 
@@ -169,6 +177,7 @@ void MainWindow::buildMenus()
     view->addAction(tr("&FPR"), this, [this] { mTabs->setCurrentIndex(1); });
     view->addAction(tr("&Step-through"), this, [this] { mTabs->setCurrentIndex(2); });
     view->addAction(tr("&Chunk"), this, [this] { mTabs->setCurrentIndex(3); });
+    view->addAction(tr("S&hards"), this, [this] { mTabs->setCurrentIndex(4); });
 }
 
 void MainWindow::connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile)
@@ -176,11 +185,12 @@ void MainWindow::connectTo(const ConnectionSpec &spec, const FilterRef &ref, con
     mSpec = spec;
     mRef = ref;
     mProfile = profile;
+    mFilterOpen = false;
     mStatus->setText(tr("Connecting to %1...").arg(spec.describe()));
     mSession->open(spec, ref, !mAdmin);
 }
 
-void MainWindow::startDemo(qint64 names)
+void MainWindow::startDemo(qint64 names, int shards)
 {
     if (!mDemo) {
         mDemo = new DemoRunner(this);
@@ -190,7 +200,11 @@ void MainWindow::startDemo(qint64 names)
         });
     }
     auto *progress = new QProgressDialog(
-        tr("Starting a private PostgreSQL and loading %L1 generated names...").arg(names), tr("Cancel"), 0, 1000, this);
+        shards > 0 ? tr("Starting a private PostgreSQL with %1 shard databases and loading %L2 generated names...")
+                         .arg(shards)
+                         .arg(names)
+                   : tr("Starting a private PostgreSQL and loading %L1 generated names...").arg(names),
+        tr("Cancel"), 0, 1000, this);
     progress->setWindowTitle(tr("Demo database"));
     progress->setMinimumDuration(0);
     progress->setAttribute(Qt::WA_DeleteOnClose);
@@ -202,7 +216,9 @@ void MainWindow::startDemo(qint64 names)
     connect(mDemo, &DemoRunner::failed, progress, &QWidget::close);
     connect(
         mDemo, &DemoRunner::ready, this,
-        [this](const QString &conninfo) {
+        [this](const QString &conninfo, const QString &shardMap) {
+            if (!shardMap.isEmpty())
+                setShardMap(shardMap);
             Profile demo;
             demo.name = tr("demo");
             demo.environment = QStringLiteral("development");
@@ -210,13 +226,13 @@ void MainWindow::startDemo(qint64 names)
         },
         Qt::SingleShotConnection);
     mStatus->setText(tr("Starting the demo database..."));
-    mDemo->start(names);
+    mDemo->start(names, shards);
 }
 
 bool MainWindow::showView(const QString &view)
 {
     static const QStringList views{QStringLiteral("heatmap"), QStringLiteral("fpr"), QStringLiteral("step"),
-                                   QStringLiteral("chunk")};
+                                   QStringLiteral("chunk"), QStringLiteral("shards")};
     const qsizetype i = views.indexOf(view);
     if (i < 0)
         return false;
@@ -250,6 +266,45 @@ void MainWindow::opened(const FilterSummary &s)
     if (!mPause->isChecked())
         mTimer->start();
     mSession->refresh();
+    mFilterOpen = true;
+    openShards();
+}
+
+bool MainWindow::setShardMap(const QString &path)
+{
+    // A small local file: reading it here is fine; every connection is made on the shard worker.
+    auto map = ShardMap::load(path);
+    if (!map) {
+        mTyping->setUnavailable(tr("The shard map %1 cannot be used: %2").arg(path, map.error().toString()));
+        mStatus->setText(map.error().toString());
+        return false;
+    }
+    mShardMapPath = path;
+    openShards();
+    return true;
+}
+
+void MainWindow::openShards()
+{
+    if (mShardMapPath.isEmpty())
+        return;
+    if (!mFilterOpen) {
+        mTyping->setUnavailable(tr("Shard map %1: waiting for the filter's connection.").arg(mShardMapPath));
+        return;
+    }
+    auto map = ShardMap::load(mShardMapPath);
+    if (!map)
+        return;
+    mTyping->setUnavailable(tr("Connecting to the %1 shards of %2...").arg(map->shards.size()).arg(mShardMapPath));
+    mShards->open(mSpec, mRef, *map, !mAdmin);
+}
+
+void MainWindow::chooseShardMap()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open a shard map"), QString(), tr("Shard maps (*.map);;All files (*)"));
+    if (!path.isEmpty() && setShardMap(path))
+        mTabs->setCurrentWidget(mTyping);
 }
 
 void MainWindow::onRefreshed(const FillResult &r)

@@ -21,7 +21,9 @@ class FprView;
 class HeatmapLegend;
 class HeatmapWidget;
 class SkewChart;
+class ShardSession;
 class StepThroughView;
+class TypingView;
 
 /**
  * Bloomscope's window: the heatmap of chunk fill, the FPR curve, the step-through of a name and one
@@ -34,8 +36,11 @@ public:
     ~MainWindow() override;
 
     void connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile = {});
-    void startDemo(qint64 names);
-    /** "heatmap", "fpr", "step" or "chunk"; false for another word. */
+    /** The demo database; with shards > 0 also shard databases, opened in the Shards view. */
+    void startDemo(qint64 names, int shards = 0);
+    /** The shards behind the filter, for the Shards view; false (with the reason shown) on a bad file. */
+    bool setShardMap(const QString &path);
+    /** "heatmap", "fpr", "step", "chunk" or "shards"; false for another word. */
     bool showView(const QString &view);
     void setRefreshInterval(int seconds);
     void showChunk(quint32 chunk);
@@ -45,6 +50,8 @@ public:
     FprView *fprView() const { return mFpr; }
     StepThroughView *stepView() const { return mStep; }
     ChunkGridWidget *chunkView() const { return mChunk; }
+    TypingView *typingView() const { return mTyping; }
+    ShardSession *shardSession() const { return mShards; }
     QTimer *refreshTimer() const { return mTimer; }
     int refreshCount() const { return mRefreshes; }
     QString statusText() const;
@@ -67,8 +74,14 @@ private:
     bool confirmWrite(const QString &what, const QString &sql);
     void openRebuild();
     void openSwap();
+    void openShards();
+    void chooseShardMap();
 
     FilterSession *mSession = nullptr;
+    ShardSession *mShards = nullptr;
+    TypingView *mTyping = nullptr;
+    QString mShardMapPath;
+    bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
     Profile mProfile;
     FilterRef mRef;

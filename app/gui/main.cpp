@@ -1,5 +1,7 @@
 #include "mainwindow.h"
+#include "shardsession.h"
 #include "stepthroughview.h"
+#include "typingview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -34,21 +36,25 @@ int main(int argc, char **argv)
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Start a private demo database and open it."));
     const QCommandLineOption demoNames(QStringLiteral("demo-names"), QStringLiteral("Names loaded into the demo."),
                                        QStringLiteral("n"), QStringLiteral("2000000"));
+    const QCommandLineOption shards(
+        QStringLiteral("shards"),
+        QStringLiteral("The shard map file for the Shards view; with --demo, the number of shard databases to make."),
+        QStringLiteral("map|n"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file once the data is in, and exit."),
         QStringLiteral("file"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("heatmap, fpr, step or chunk."),
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("heatmap, fpr, step, chunk or shards."),
                                   QStringLiteral("view"), QStringLiteral("heatmap"));
     const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Name for the step-through."),
                                   QStringLiteral("name"), QStringLiteral("ada"));
     const QCommandLineOption chunk(QStringLiteral("chunk"), QStringLiteral("Chunk for the chunk view."),
                                    QStringLiteral("n"), QStringLiteral("71962"));
-    parser.addOptions({db, table, function, demo, demoNames, screenshot, view, name, chunk});
+    parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk});
     parser.process(app);
 
     bloom::MainWindow window;
     if (!window.showView(parser.value(view))) {
-        std::fprintf(stderr, "bloomscope: --view takes heatmap, fpr, step or chunk\n");
+        std::fprintf(stderr, "bloomscope: --view takes heatmap, fpr, step, chunk or shards\n");
         return 2;
     }
     window.stepView()->setName(parser.value(name));
@@ -58,9 +64,26 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bloomscope: %s\n", qPrintable(spec.error().toString()));
             return 3;
         }
+        if (parser.isSet(shards) && !window.setShardMap(parser.value(shards))) {
+            std::fprintf(stderr, "bloomscope: --shards %s is not a usable shard map (README 'Shards')\n",
+                         qPrintable(parser.value(shards)));
+            return 2;
+        }
         window.connectTo(*spec, bloom::FilterRef{parser.value(table), parser.value(function)});
     } else if (parser.isSet(demo)) {
-        window.startDemo(parser.value(demoNames).toLongLong());
+        int shardCount = 0;
+        if (parser.isSet(shards)) {
+            bool ok = false;
+            shardCount = parser.value(shards).toInt(&ok);
+            if (!ok || shardCount < 1 || shardCount > 256) {
+                std::fprintf(stderr, "bloomscope: with --demo, --shards takes a number of shards, 1..256\n");
+                return 2;
+            }
+        }
+        // With shards every name is also a user row: a smaller default keeps the start quick.
+        const qint64 names =
+            parser.isSet(demoNames) || shardCount == 0 ? parser.value(demoNames).toLongLong() : 200'000;
+        window.startDemo(names, shardCount);
     }
 
     if (parser.isSet(screenshot)) {
@@ -82,7 +105,28 @@ int main(int argc, char **argv)
                 if (v == QLatin1String("step") && !window.stepView()->hasResult())
                     QObject::connect(window.stepView(), &bloom::StepThroughView::resultReady, &window, grab,
                                      Qt::SingleShotConnection);
-                else if (v == QLatin1String("chunk")) {
+                else if (v == QLatin1String("shards") && window.shardSession()) {
+                    // The shards view's picture: --name typed key by key, a replay of 300 names, an audit.
+                    const QString typed = parser.value(name);
+                    const auto replay = [&window, grab, typed] {
+                        bloom::TypingView *t = window.typingView();
+                        t->typeText(typed);
+                        t->setReplaySize(300);
+                        QObject::connect(
+                            t, &bloom::TypingView::replayFinished, &window,
+                            [t, grab] {
+                                QObject::connect(t, &bloom::TypingView::auditShown, t, grab, Qt::SingleShotConnection);
+                                t->runAudit();
+                            },
+                            Qt::SingleShotConnection);
+                        t->startReplay();
+                    };
+                    if (window.shardSession()->isOpen())
+                        replay();
+                    else
+                        QObject::connect(window.shardSession(), &bloom::ShardSession::opened, &window, replay,
+                                         Qt::SingleShotConnection);
+                } else if (v == QLatin1String("chunk")) {
                     window.showChunk(parser.value(chunk).toUInt());
                     QTimer::singleShot(300, &window, grab);
                 } else

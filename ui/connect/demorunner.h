@@ -19,13 +19,14 @@ public:
     explicit DemoRunner(QObject *parent = nullptr);
     ~DemoRunner() override;
 
-    void start(qint64 names);
+    /** With shards > 0, also that many shard databases holding the names as users. */
+    void start(qint64 names, int shards = 0);
     void cancel() { mCancel.store(true); }
     bool running() const { return mCluster && mCluster->isRunning(); }
 
 signals:
     void progress(qint64 done, qint64 total);
-    void ready(const QString &conninfo);
+    void ready(const QString &conninfo, const QString &shardMapPath);
     void failed(const bloom::Error &error);
 
 private:

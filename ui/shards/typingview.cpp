@@ -1,0 +1,547 @@
+#include "typingview.h"
+
+#include "shardsession.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChartView>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTimer>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace bloom {
+
+namespace {
+
+const QColor WithColour(0x2e, 0x9e, 0x4f);
+const QColor WithoutColour(0xd9, 0x53, 0x4f);
+constexpr int MaxLogRows = 300;
+// Latency buckets of the histogram, upper edges in milliseconds.
+const double Edges[] = {0.25, 0.5, 1, 2, 4, 8, 16};
+
+QString ms(double v)
+{
+    return QString::number(v, 'f', v < 10 ? 2 : 1);
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[size_t(p * double(v.size() - 1))];
+}
+
+QChartView *chartView(QChart *chart, QWidget *parent)
+{
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto *view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+} // namespace
+
+TypingView::TypingView(ShardSession *session, QWidget *parent)
+    : QWidget(parent)
+    , mSession(session)
+{
+    mState = new QLabel(tr("No shard map is open. Open one with File > Open shard map, start bloomscope with "
+                           "--shards MAP, or run the demo with --demo --shards 16."),
+                        this);
+    mState->setObjectName(QStringLiteral("shardState"));
+    mState->setWordWrap(true);
+
+    // Live typing.
+    auto *live = new QGroupBox(tr("Type a username: every keystroke is a check"), this);
+    mInput = new QLineEdit(live);
+    mInput->setObjectName(QStringLiteral("typingInput"));
+    mInput->setPlaceholderText(tr("e.g. grace_hopper"));
+    mDebounce = new QSpinBox(live);
+    mDebounce->setObjectName(QStringLiteral("typingDebounce"));
+    mDebounce->setRange(0, 2000);
+    mDebounce->setSingleStep(50);
+    mDebounce->setSuffix(tr(" ms"));
+    mDebounce->setSpecialValueText(tr("off (every key)"));
+    mDebounce->setToolTip(tr("A check fires only after this long without a key."));
+    mDebounceTimer = new QTimer(this);
+    mDebounceTimer->setSingleShot(true);
+    connect(mDebounceTimer, &QTimer::timeout, this, &TypingView::fire);
+    auto *inputRow = new QHBoxLayout;
+    inputRow->addWidget(mInput, 1);
+    inputRow->addWidget(new QLabel(tr("Debounce"), live));
+    inputRow->addWidget(mDebounce);
+
+    mLog = new QTableWidget(0, 7, live);
+    mLog->setObjectName(QStringLiteral("typingLog"));
+    mLog->setHorizontalHeaderLabels({tr("Typed"), tr("Filter"), tr("Exact answer"), tr("Queries\nfilter"),
+                                     tr("Queries\nno filter"), tr("ms\nfilter"), tr("ms\nshards")});
+    mLog->setToolTip(tr("Queries: shard queries sent with the filter in front and without it. ms: the filter's "
+                        "path (with the scatter-gather on maybe) and the shards alone."));
+    mLog->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    mLog->horizontalHeader()->setStretchLastSection(true);
+    mLog->verticalHeader()->hide();
+    mLog->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mLog->setSelectionMode(QAbstractItemView::NoSelection);
+    mNameLine = new QLabel(live);
+    mNameLine->setObjectName(QStringLiteral("typingName"));
+    mNameLine->setWordWrap(true);
+    mSessionLine = new QLabel(live);
+    mSessionLine->setObjectName(QStringLiteral("typingSession"));
+    mSessionLine->setWordWrap(true);
+    auto *liveLayout = new QVBoxLayout(live);
+    liveLayout->addLayout(inputRow);
+    liveLayout->addWidget(mLog, 1);
+    liveLayout->addWidget(mNameLine);
+    liveLayout->addWidget(mSessionLine);
+    connect(mInput, &QLineEdit::textEdited, this, &TypingView::keystroke);
+
+    // The last audit.
+    auto *auditBox = new QGroupBox(tr("Audit: no added name may check free"), this);
+    mAuditLine = new QLabel(tr("No audit on record for this filter."), auditBox);
+    mAuditLine->setObjectName(QStringLiteral("auditLine"));
+    mAuditLine->setWordWrap(true);
+    mAuditLine->setTextFormat(Qt::RichText);
+    mAuditButton = new QPushButton(tr("Run audit (1,000 users a shard)"), auditBox);
+    mAuditButton->setObjectName(QStringLiteral("auditButton"));
+    connect(mAuditButton, &QPushButton::clicked, this, &TypingView::runAudit);
+    auto *auditLayout = new QVBoxLayout(auditBox);
+    auditLayout->addWidget(mAuditLine);
+    auditLayout->addWidget(mAuditButton, 0, Qt::AlignLeft);
+
+    auto *left = new QVBoxLayout;
+    left->addWidget(live, 1);
+    left->addWidget(auditBox);
+
+    // The replay.
+    auto *replayBox = new QGroupBox(tr("Replay: type a list of names, with the filter and without"), this);
+    mReplayNames = new QSpinBox(replayBox);
+    mReplayNames->setObjectName(QStringLiteral("replayNames"));
+    mReplayNames->setRange(1, 100000);
+    mReplayNames->setValue(1000);
+    mTakenPercent = new QSpinBox(replayBox);
+    mTakenPercent->setRange(0, 100);
+    mTakenPercent->setValue(10);
+    mTakenPercent->setSuffix(tr(" % taken"));
+    mTypingMs = new QSpinBox(replayBox);
+    mTypingMs->setRange(10, 2000);
+    mTypingMs->setValue(150);
+    mTypingMs->setSuffix(tr(" ms a key"));
+    mReplayDebounce = new QSpinBox(replayBox);
+    mReplayDebounce->setObjectName(QStringLiteral("replayDebounce"));
+    mReplayDebounce->setRange(0, 2000);
+    mReplayDebounce->setSingleStep(50);
+    mReplayDebounce->setSuffix(tr(" ms debounce"));
+    mReplayDebounce->setSpecialValueText(tr("no debounce"));
+    mReplayButton = new QPushButton(tr("Replay"), replayBox);
+    mReplayButton->setObjectName(QStringLiteral("replayButton"));
+    mCancelButton = new QPushButton(tr("Cancel"), replayBox);
+    mCancelButton->setEnabled(false);
+    mProgress = new QProgressBar(replayBox);
+    mProgress->setFormat(tr("%v of %m names"));
+    connect(mReplayButton, &QPushButton::clicked, this, &TypingView::startReplay);
+    connect(mCancelButton, &QPushButton::clicked, mSession, &ShardSession::cancel);
+    auto *settings = new QHBoxLayout;
+    settings->addWidget(mReplayNames);
+    settings->addWidget(new QLabel(tr("twelve-character names,"), replayBox));
+    settings->addWidget(mTakenPercent);
+    settings->addWidget(mTypingMs);
+    settings->addWidget(mReplayDebounce);
+    settings->addStretch(1);
+    auto *run = new QHBoxLayout;
+    run->addWidget(mReplayButton);
+    run->addWidget(mCancelButton);
+    run->addWidget(mProgress, 1);
+
+    auto *queries = new QChart;
+    queries->setTitle(tr("Shard queries so far (log scale)"));
+    mWithout = new QLineSeries(queries);
+    mWithout->setName(tr("without the filter: every check asks every shard"));
+    mWithout->setPen(QPen(WithoutColour, 2));
+    mWith = new QLineSeries(queries);
+    mWith->setName(tr("with the filter: only a \"maybe\" asks"));
+    mWith->setPen(QPen(WithColour, 2));
+    queries->addSeries(mWithout);
+    queries->addSeries(mWith);
+    mNamesAxis = new QValueAxis(queries);
+    mNamesAxis->setTitleText(tr("names typed"));
+    mNamesAxis->setLabelFormat(QStringLiteral("%.0f"));
+    mNamesAxis->setRange(0, 1000);
+    mQueriesAxis = new QLogValueAxis(queries);
+    mQueriesAxis->setBase(10);
+    mQueriesAxis->setLabelFormat(QStringLiteral("%g"));
+    mQueriesAxis->setRange(1, 1e6);
+    mQueriesAxis->setTitleText(tr("shard queries"));
+    queries->addAxis(mNamesAxis, Qt::AlignBottom);
+    queries->addAxis(mQueriesAxis, Qt::AlignLeft);
+    for (QAbstractSeries *s : queries->series()) {
+        s->attachAxis(mNamesAxis);
+        s->attachAxis(mQueriesAxis);
+    }
+
+    auto *latency = new QChart;
+    latency->setTitle(tr("Latency of a check (share of checks)"));
+    mLatencyWith = new QBarSet(tr("with the filter (and shards on maybe)"));
+    mLatencyWith->setColor(WithColour);
+    mLatencyWithout = new QBarSet(tr("shards only"));
+    mLatencyWithout->setColor(WithoutColour);
+    auto *bars = new QBarSeries(latency);
+    bars->append(mLatencyWith);
+    bars->append(mLatencyWithout);
+    latency->addSeries(bars);
+    QStringList buckets;
+    buckets << QStringLiteral("0-0.25"); // axis labels are rich text: no "<"
+    for (size_t i = 1; i < std::size(Edges); ++i)
+        buckets << QStringLiteral("%1-%2").arg(Edges[i - 1]).arg(Edges[i]);
+    buckets << QStringLiteral(">=%1").arg(Edges[std::size(Edges) - 1]);
+    auto *bucketAxis = new QBarCategoryAxis(latency);
+    bucketAxis->append(buckets);
+    mLatencyAxis = new QValueAxis(latency);
+    mLatencyAxis->setRange(0, 100);
+    mLatencyAxis->setLabelFormat(QStringLiteral("%.0f%%"));
+    bucketAxis->setTitleText(tr("milliseconds"));
+    latency->addAxis(bucketAxis, Qt::AlignBottom);
+    latency->addAxis(mLatencyAxis, Qt::AlignLeft);
+    bars->attachAxis(bucketAxis);
+    bars->attachAxis(mLatencyAxis);
+
+    mReplayLine = new QLabel(tr("Replay types each name key by key; the shards count the same queries."), replayBox);
+    mReplayLine->setObjectName(QStringLiteral("replaySummary"));
+    mReplayLine->setWordWrap(true);
+    auto *replayLayout = new QVBoxLayout(replayBox);
+    replayLayout->addLayout(settings);
+    replayLayout->addLayout(run);
+    replayLayout->addWidget(chartView(queries, replayBox), 1);
+    replayLayout->addWidget(chartView(latency, replayBox), 1);
+    replayLayout->addWidget(mReplayLine);
+
+    auto *columns = new QHBoxLayout;
+    columns->addLayout(left, 5);
+    columns->addWidget(replayBox, 6);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(mState);
+    layout->addLayout(columns, 1);
+
+    connect(mSession, &ShardSession::opened, this, [this](int shards) {
+        mState->setText(tr("%1 shards. Without a filter a username check asks all %1 at every keystroke; "
+                           "with it, only when the filter says \"maybe\".")
+                            .arg(shards));
+        setEnabledAll(true);
+    });
+    connect(mSession, &ShardSession::openFailed, this,
+            [this](const Error &e) { setUnavailable(tr("The shards could not be opened: %1").arg(e.toString())); });
+    connect(mSession, &ShardSession::checked, this, &TypingView::onChecked);
+    connect(mSession, &ShardSession::replayProgress, this, &TypingView::onProgress);
+    connect(mSession, &ShardSession::replayFinished, this, &TypingView::onReplayFinished);
+    connect(mSession, &ShardSession::auditRead, this, &TypingView::onAudit);
+    connect(mSession, &ShardSession::failed, this, &TypingView::onFailed);
+    setEnabledAll(false);
+    updateTotals();
+}
+
+void TypingView::setUnavailable(const QString &why)
+{
+    mState->setText(why);
+    setEnabledAll(false);
+}
+
+void TypingView::setEnabledAll(bool on)
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{mInput, mDebounce, mReplayButton, mAuditButton, mReplayNames,
+                                                       mTakenPercent, mTypingMs, mReplayDebounce})
+        w->setEnabled(on);
+}
+
+void TypingView::setReplaySize(int names)
+{
+    mReplayNames->setValue(names);
+}
+
+void TypingView::runAudit()
+{
+    if (!mSession->isOpen())
+        return;
+    mAuditButton->setEnabled(false);
+    mAuditLine->setText(tr("Auditing: sampling users of every shard and probing never-added names..."));
+    mSession->audit(1000);
+}
+
+void TypingView::typeText(const QString &text)
+{
+    for (qsizetype i = 1; i <= text.size(); ++i) {
+        mInput->setText(text.left(i));
+        keystroke(text.left(i));
+    }
+}
+
+void TypingView::keystroke(const QString &text)
+{
+    // Clearing the field starts a new name.
+    if (text.isEmpty() || (!mCurrent.isEmpty() && !text.startsWith(mCurrent.left(1)))) {
+        mName = Totals{};
+        mLog->setRowCount(0);
+    }
+    mCurrent = text;
+    ++mTotals.keystrokes;
+    if (text.isEmpty()) {
+        mDebounceTimer->stop();
+        updateTotals();
+        return;
+    }
+    ++mName.keystrokes;
+    if (mDebounce->value() > 0)
+        mDebounceTimer->start(mDebounce->value());
+    else
+        fire();
+    updateTotals();
+}
+
+void TypingView::fire()
+{
+    if (mCurrent.isEmpty() || !mSession->isOpen())
+        return;
+    mSession->check(mCurrent.toUtf8());
+}
+
+void TypingView::onChecked(int, const KeystrokeCheck &k)
+{
+    ++mTotals.checks;
+    ++mName.checks;
+    for (Totals *t : {&mTotals, &mName}) {
+        t->queriesWith += k.queriesWithFilter;
+        t->queriesWithout += k.queriesWithout;
+        if (k.deleted) {
+            ++t->deletedScatterGathers;
+            t->deletedQueries += k.queriesWithFilter;
+        }
+    }
+    const int row = mLog->rowCount();
+    mLog->insertRow(row);
+    const QString answer = !k.maybe    ? tr("not asked")
+                           : k.taken   ? tr("taken")
+                           : k.deleted ? tr("free: deleted account")
+                                       : tr("free: false positive");
+    const QStringList cells{QString::fromUtf8(k.text),
+                            k.maybe ? tr("maybe") : tr("definitely free"),
+                            answer,
+                            QString::number(k.queriesWithFilter),
+                            QString::number(k.queriesWithout),
+                            ms(k.filterPathMs),
+                            ms(k.shardsOnlyMs)};
+    for (int c = 0; c < cells.size(); ++c) {
+        auto *item = new QTableWidgetItem(cells[c]);
+        if (c >= 3)
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (c == 1)
+            item->setForeground(k.maybe ? QColor(0xc0, 0x7a, 0x00) : WithColour);
+        if (c == 3)
+            item->setForeground(k.queriesWithFilter ? WithoutColour : WithColour);
+        mLog->setItem(row, c, item);
+    }
+    while (mLog->rowCount() > MaxLogRows)
+        mLog->removeRow(0);
+    mLog->scrollToBottom();
+    updateTotals();
+}
+
+void TypingView::updateTotals()
+{
+    if (mCurrent.isEmpty())
+        mNameLine->setText(tr("Type to see each keystroke's check."));
+    else
+        mNameLine->setText(tr("<b>%1</b>: keystrokes %2, checks %3. Shard queries: <span style='color:%4'>%5 with "
+                              "the filter</span>, <span style='color:%6'>%7 without</span>.")
+                               .arg(mCurrent.toHtmlEscaped())
+                               .arg(mName.keystrokes)
+                               .arg(mName.checks)
+                               .arg(WithColour.name())
+                               .arg(mName.queriesWith)
+                               .arg(WithoutColour.name())
+                               .arg(mName.queriesWithout));
+    mSessionLine->setText(tr("This session: checks %1; shard queries %2 with the filter, %3 without. "
+                             "Scatter-gathers for deleted accounts' names (the filter keeps their bits): %4, "
+                             "costing %5 shard queries.")
+                              .arg(mTotals.checks)
+                              .arg(mTotals.queriesWith)
+                              .arg(mTotals.queriesWithout)
+                              .arg(mTotals.deletedScatterGathers)
+                              .arg(mTotals.deletedQueries));
+}
+
+int TypingView::loggedChecks() const
+{
+    return mLog->rowCount();
+}
+
+QString TypingView::logCell(int row, int column) const
+{
+    const QTableWidgetItem *item = mLog->item(row, column);
+    return item ? item->text() : QString();
+}
+
+void TypingView::startReplay()
+{
+    if (!mSession->isOpen() || mSession->busy())
+        return;
+    mReplayDone = false;
+    mWith->clear();
+    mWithout->clear();
+    mWith->append(0, 1);
+    mWithout->append(0, 1);
+    mNamesAxis->setRange(0, mReplayNames->value());
+    mProgress->setRange(0, mReplayNames->value());
+    mProgress->setValue(0);
+    mReplayButton->setEnabled(false);
+    mCancelButton->setEnabled(true);
+    mReplayLine->setText(tr("Typing %1 names...").arg(mReplayNames->value()));
+    ReplayRequest r;
+    r.names = mReplayNames->value();
+    r.takenShare = mTakenPercent->value() / 100.0;
+    r.options.typingMs = mTypingMs->value();
+    r.options.debounceMs = mReplayDebounce->value();
+    mSession->replay(r);
+}
+
+void TypingView::onProgress(const ReplayPoint &p)
+{
+    mProgress->setValue(int(p.namesDone));
+    mWith->append(double(p.namesDone), double(qMax<qint64>(1, p.queriesWith)));
+    mWithout->append(double(p.namesDone), double(qMax<qint64>(1, p.queriesWithout)));
+    double top = 10;
+    while (top < double(p.queriesWithout))
+        top *= 10;
+    mQueriesAxis->setRange(1, top);
+}
+
+void TypingView::onReplayFinished(const ReplayResult &r)
+{
+    mLastReplay = r;
+    mReplayDone = true;
+    mReplayButton->setEnabled(true);
+    mCancelButton->setEnabled(false);
+    const auto histogram = [](const std::vector<double> &v, QBarSet *set) {
+        QList<qreal> counts(int(std::size(Edges)) + 1, 0);
+        for (double x : v)
+            ++counts[int(std::upper_bound(std::begin(Edges), std::end(Edges), x) - std::begin(Edges))];
+        set->remove(0, set->count());
+        for (qreal c : counts)
+            set->append(v.empty() ? 0 : 100.0 * c / double(v.size()));
+    };
+    histogram(r.filterMs, mLatencyWith);
+    histogram(r.shardsMs, mLatencyWithout);
+    mReplayLine->setText(replaySummary());
+    emit replayFinished();
+}
+
+QPair<int, int> TypingView::chartPoints() const
+{
+    return {int(mWith->count()), int(mWithout->count())};
+}
+
+QString TypingView::replaySummary() const
+{
+    const SimulationReport &s = mLastReplay.report;
+    if (!mReplayDone || s.names == 0)
+        return {};
+    const double n = double(s.names);
+    return tr("%1 names, %2 checks on %3 shards. Without the filter: %4 shard queries (%5 a name; one "
+              "twelve-character free name: %6), p50 %7 ms, p99 %8 ms. With it: %9 (%10 a name; that name: %11), "
+              "p50 %12 ms, p99 %13 ms. %14 checks said maybe, %15 of them deleted accounts' names.")
+        .arg(s.names)
+        .arg(s.checks)
+        .arg(mLastReplay.shards)
+        .arg(s.shardQueriesWithout)
+        .arg(double(s.shardQueriesWithout) / n, 0, 'f', 1)
+        .arg(mLastReplay.freeNameWithout)
+        .arg(ms(percentile(mLastReplay.shardsMs, 0.5)))
+        .arg(ms(percentile(mLastReplay.shardsMs, 0.99)))
+        .arg(s.shardQueriesWithFilter)
+        .arg(double(s.shardQueriesWithFilter) / n, 0, 'f', 1)
+        .arg(mLastReplay.freeNameWith)
+        .arg(ms(percentile(mLastReplay.filterMs, 0.5)))
+        .arg(ms(percentile(mLastReplay.filterMs, 0.99)))
+        .arg(s.filterMaybes)
+        .arg(s.deletedScatterGathers);
+}
+
+void TypingView::onAudit(const AuditState &s)
+{
+    mAuditButton->setEnabled(mSession->isOpen());
+    if (!s.known) {
+        if (!mAudit.known)
+            mAuditLine->setText(tr("No audit on record for this filter: run one here or with "
+                                   "<tt>bloomctl audit --shards MAP</tt>."));
+        emit auditShown();
+        return;
+    }
+    mAudit = s;
+    const AuditReport &r = s.report;
+    QString verdict;
+    if (r.falseNegatives.isEmpty())
+        verdict = tr("<span style='color:%1'><b>no false negative</b></span>: all %2 sampled users check maybe")
+                      .arg(WithColour.name())
+                      .arg(r.sampled);
+    else {
+        QStringList names;
+        for (const QByteArray &n : r.falseNegatives.mid(0, 10))
+            names << QString::fromUtf8(n).toHtmlEscaped();
+        verdict = tr("<span style='color:%1'><b>%2 FALSE NEGATIVES</b></span> of %3 sampled users: %4%5 - "
+                     "their sign-ups bypassed the filter or it lost bits")
+                      .arg(WithoutColour.name())
+                      .arg(r.falseNegatives.size())
+                      .arg(r.sampled)
+                      .arg(names.join(QStringLiteral(", ")))
+                      .arg(r.falseNegatives.size() > 10 ? QStringLiteral(", ...") : QString());
+    }
+    mAuditLine->setText(
+        tr("Last audit %1 UTC over %2 shards: %3.<br>Measured FPR %4 (%5 of %6 never-added "
+           "probes; 95% interval %7 .. %8), estimated %9.%10")
+            .arg(r.at.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")))
+            .arg(r.shards)
+            .arg(verdict)
+            .arg(r.measured, 0, 'g', 3)
+            .arg(r.falsePositives)
+            .arg(r.probes)
+            .arg(r.low95 < 1e-12 ? 0.0 : r.low95, 0, 'g', 3)
+            .arg(r.high95, 0, 'g', 3)
+            .arg(r.estimated, 0, 'g', 3)
+            .arg(s.recordError.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(s.recordError)));
+    emit auditShown();
+}
+
+QString TypingView::auditText() const
+{
+    return mAuditLine->text();
+}
+
+void TypingView::onFailed(const QString &what, const Error &e)
+{
+    mReplayButton->setEnabled(mSession->isOpen());
+    mCancelButton->setEnabled(false);
+    mAuditButton->setEnabled(mSession->isOpen());
+    const QString text = e.kind == ErrorKind::Cancelled ? tr("The %1 was cancelled.").arg(what)
+                                                        : tr("The %1 failed: %2").arg(what, e.toString());
+    if (what == tr("audit"))
+        mAuditLine->setText(text.toHtmlEscaped());
+    else
+        mReplayLine->setText(text);
+}
+
+} // namespace bloom

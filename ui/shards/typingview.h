@@ -1,0 +1,114 @@
+#pragma once
+
+#include "shardtypes.h"
+
+#include <QWidget>
+
+class QBarSet;
+class QCategoryAxis;
+class QChart;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QLogValueAxis;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+class QValueAxis;
+class QBarCategoryAxis;
+
+namespace bloom {
+
+class ShardSession;
+
+/**
+ * The typing simulator: type a name and see, at every keystroke, the filter's verdict, whether the
+ * shards were asked, the shard queries with the filter and without it, and both latencies, measured
+ * live; replay a list of generated names and chart the same; the last audit of the filter.
+ */
+class TypingView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TypingView(ShardSession *session, QWidget *parent = nullptr);
+
+    /** Shown when no shard map is open: how to get one. */
+    void setUnavailable(const QString &why);
+
+    /** Per-session counters of the live typing. */
+    struct Totals {
+        qint64 keystrokes = 0, checks = 0;
+        qint64 queriesWith = 0, queriesWithout = 0;
+        qint64 deletedScatterGathers = 0, deletedQueries = 0;
+    };
+    const Totals &totals() const { return mTotals; }
+    const Totals &nameTotals() const { return mName; }
+    int loggedChecks() const;
+    QString logCell(int row, int column) const;
+    bool replayDone() const { return mReplayDone; }
+    const ReplayResult &lastReplay() const { return mLastReplay; }
+    QString auditText() const;
+    QString replaySummary() const;
+    /** Points drawn on the queries chart: {with the filter, without}. */
+    QPair<int, int> chartPoints() const;
+
+    /** Starts a replay with the settings in the view (the screenshot and the tests use it). */
+    void startReplay();
+    void setReplaySize(int names);
+    /** Types `text` into the live field one key at a time, as a user would. */
+    void typeText(const QString &text);
+    /** Runs an audit of 1,000 users a shard, as the button does. */
+    void runAudit();
+
+signals:
+    void replayFinished();
+    void auditShown();
+
+private:
+    void keystroke(const QString &text);
+    void fire();
+    void onChecked(int token, const KeystrokeCheck &k);
+    void onProgress(const ReplayPoint &p);
+    void onReplayFinished(const ReplayResult &r);
+    void onAudit(const AuditState &s);
+    void onFailed(const QString &what, const Error &e);
+    void updateTotals();
+    void setEnabledAll(bool on);
+
+    ShardSession *mSession;
+    Totals mTotals, mName;
+    QString mCurrent;
+    bool mReplayDone = false;
+    ReplayResult mLastReplay;
+    AuditState mAudit;
+
+    QLabel *mState = nullptr;
+    QLineEdit *mInput = nullptr;
+    QSpinBox *mDebounce = nullptr;
+    QTimer *mDebounceTimer = nullptr;
+    QTableWidget *mLog = nullptr;
+    QLabel *mNameLine = nullptr;
+    QLabel *mSessionLine = nullptr;
+
+    QSpinBox *mReplayNames = nullptr;
+    QSpinBox *mTakenPercent = nullptr;
+    QSpinBox *mTypingMs = nullptr;
+    QSpinBox *mReplayDebounce = nullptr;
+    QPushButton *mReplayButton = nullptr;
+    QPushButton *mCancelButton = nullptr;
+    QProgressBar *mProgress = nullptr;
+    QLabel *mReplayLine = nullptr;
+    QLineSeries *mWith = nullptr;
+    QLineSeries *mWithout = nullptr;
+    QValueAxis *mNamesAxis = nullptr;
+    QLogValueAxis *mQueriesAxis = nullptr;
+    QBarSet *mLatencyWith = nullptr;
+    QBarSet *mLatencyWithout = nullptr;
+    QValueAxis *mLatencyAxis = nullptr;
+
+    QLabel *mAuditLine = nullptr;
+    QPushButton *mAuditButton = nullptr;
+};
+
+} // namespace bloom
