@@ -51,6 +51,8 @@ public:
     T &&value() && { return std::get<0>(std::move(mState)); }
     const T &operator*() const & { return value(); }
     const T *operator->() const { return &value(); }
+    T &operator*() & { return value(); }
+    T *operator->() { return &value(); }
     const Error &error() const { return std::get<1>(mState); }
 
 private:
