@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 #include "shardsession.h"
 #include "stepthroughview.h"
+#include "teachwindow.h"
 #include "typingview.h"
 
 #include <QApplication>
@@ -8,6 +9,43 @@
 #include <QTimer>
 
 #include <cstdio>
+
+namespace {
+
+/** `--teach`: the reference's example plays out of the box, or a saved session opens. */
+int runTeach(const QCommandLineParser &, const QString &sessionFile, const QString &view, const QString &screenshot)
+{
+    if (view != QLatin1String("teach") && view != QLatin1String("compare")) {
+        std::fprintf(stderr, "bloomscope: with --teach, --view takes teach or compare\n");
+        return 2;
+    }
+    bloom::TeachWindow window;
+    if (!screenshot.isEmpty())
+        window.setStepMs(0);
+    if (!sessionFile.isEmpty()) {
+        QString error;
+        if (!window.openSession(sessionFile, &error)) {
+            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(error));
+            return 2;
+        }
+    } else {
+        window.playReferenceExample();
+    }
+    if (view == QLatin1String("compare"))
+        window.showCompare();
+    window.show();
+    if (!screenshot.isEmpty()) {
+        QTimer::singleShot(500, &window, [&window, screenshot] {
+            const bool ok = window.exportPicture(screenshot);
+            std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
+                         qPrintable(screenshot));
+            QApplication::exit(ok ? 0 : 1);
+        });
+    }
+    return QApplication::exec();
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -49,8 +87,18 @@ int main(int argc, char **argv)
                                   QStringLiteral("name"), QStringLiteral("ada"));
     const QCommandLineOption chunk(QStringLiteral("chunk"), QStringLiteral("Chunk for the chunk view."),
                                    QStringLiteral("n"), QStringLiteral("71962"));
-    parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk});
+    const QCommandLineOption teach(
+        QStringLiteral("teach"),
+        QStringLiteral("Teaching mode: an in-memory filter, no database (--view teach|compare)."));
+    const QCommandLineOption session(QStringLiteral("session"), QStringLiteral("A teaching session file to open."),
+                                     QStringLiteral("file"));
+    parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk, teach, session});
     parser.process(app);
+
+    if (parser.isSet(teach) || parser.isSet(session))
+        return runTeach(parser, parser.isSet(session) ? parser.value(session) : QString(),
+                        parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"),
+                        parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
     bloom::MainWindow window;
     if (!window.showView(parser.value(view))) {
