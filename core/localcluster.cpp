@@ -16,9 +16,6 @@
 
 namespace bloom {
 
-namespace {
-
-/** A loopback port that is free right now (bound to port 0, read back, closed). */
 int freeLoopbackPort()
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -36,6 +33,8 @@ int freeLoopbackPort()
     ::close(fd);
     return port;
 }
+
+namespace {
 
 QString tail(const QString &path, int lines)
 {

@@ -11,6 +11,9 @@ class QTemporaryDir;
 
 namespace bloom {
 
+/** A loopback port that is free right now (bound to port 0, read back, closed); 0 if none. */
+int freeLoopbackPort();
+
 /**
  * A private, throw-away PostgreSQL cluster: initdb (UTF-8) into a temporary or given directory, a
  * server on 127.0.0.1 and a private Unix socket, stopped on destruction. Runs the server as the

@@ -66,6 +66,15 @@ Commands:
   delete-user --shards MAP NAME
                         delete the user; the filter keeps its bits (a "maybe" from then on)
 
+The Redis bitmap filter of the references (one key, m bits, k = 2: sha256 and FNV-1a with
+JavaScript's number semantics):
+  --redis URL [--key KEY] [--bits M] info|fill [--csv]|fpr [--sample N]|check NAME...|add NAME...|explain NAME...
+                        URL redis://host:port/db or unix:///path.sock; password in REDISCLI_AUTH;
+                        key username_bloom_filter_key and m = 10000000 by default
+  explain --js NAME...  the Redis filter's positions offline
+  demo --redis-demo [--generate N]
+                        a private redis-server holding N generated names until Ctrl-C
+
 Options:
   --db CONNINFO         the filter's database
   --table T             filter table (default username_filter; schema.table allowed)
@@ -141,10 +150,11 @@ Args parseArgs(const QStringList &argv)
         QStringLiteral("taken-share"), QStringLiteral("typing-ms"),  QStringLiteral("debounce-ms"),
         QStringLiteral("source"),      QStringLiteral("query"),      QStringLiteral("file"),
         QStringLiteral("method"),      QStringLiteral("target-fpr"), QStringLiteral("expected-names"),
-        QStringLiteral("into"),        QStringLiteral("grace")};
-    static const QSet<QString> flags{QStringLiteral("json"),     QStringLiteral("help"), QStringLiteral("csv"),
-                                     QStringLiteral("abort"),    QStringLiteral("yes"),  QStringLiteral("exact"),
-                                     QStringLiteral("no-record")};
+        QStringLiteral("into"),        QStringLiteral("grace"),      QStringLiteral("redis"),
+        QStringLiteral("key"),         QStringLiteral("bits")};
+    static const QSet<QString> flags{QStringLiteral("json"),      QStringLiteral("help"), QStringLiteral("csv"),
+                                     QStringLiteral("abort"),     QStringLiteral("yes"),  QStringLiteral("exact"),
+                                     QStringLiteral("no-record"), QStringLiteral("js"),   QStringLiteral("redis-demo")};
     Args a;
     for (qsizetype i = 0; i < argv.size(); ++i) {
         const QString &w = argv[i];
@@ -331,6 +341,14 @@ int run(const QStringList &argv)
         {QStringLiteral("audit"), cmdAudit},      {QStringLiteral("simulate"), cmdSimulate},
         {QStringLiteral("demo"), cmdDemo},        {QStringLiteral("delete-user"), cmdDeleteUser},
     };
+    if (command == QLatin1String("demo") && a.flag("redis-demo"))
+        return cmdRedisDemo(c);
+    if (a.has("redis") || (command == QLatin1String("explain") && a.flag("js"))) {
+        const int code = runRedis(c);
+        c.out().flush();
+        c.err().flush();
+        return code;
+    }
     if (command == QLatin1String("check") && a.flag("exact"))
         return cmdCheckExact(c);
     const auto it = commands.find(command);

@@ -100,5 +100,8 @@ int cmdDeleteUser(Context &c);
 int cmdAudit(Context &c);
 int cmdSimulate(Context &c);
 int cmdDemo(Context &c);
+int cmdRedisDemo(Context &c);
+/** Every command given --redis (or explain --js): the Redis bitmap filter. */
+int runRedis(Context &c);
 
 } // namespace bloom::cli

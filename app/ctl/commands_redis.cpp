@@ -1,0 +1,200 @@
+// bloomctl on the reference's Redis bitmap filter: --redis URL [--key KEY] [--bits M].
+#include "commands.h"
+#include "context.h"
+
+#include "demo.h"
+#include "localredis.h"
+#include "redisstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <unistd.h>
+
+namespace bloom::cli {
+
+namespace {
+
+struct RedisSession {
+    RedisTarget target;
+    std::unique_ptr<RedisConn> conn;
+    std::unique_ptr<RedisFilter> filter;
+};
+
+Result<RedisSession> openRedis(const Args &a)
+{
+    auto target = RedisTarget::parse(a.option("redis"));
+    if (!target)
+        return target.error();
+    bool ok = true;
+    const quint64 bits = a.option("bits", QString::number(redisbloom::ReferenceBits)).toULongLong(&ok);
+    if (!ok || bits < 8)
+        return makeError(ErrorKind::Usage, QStringLiteral("--bits takes the filter's size in bits (default 10000000)"));
+    auto conn = RedisConn::open(*target);
+    if (!conn)
+        return conn.error();
+    RedisSession s;
+    s.target = *target;
+    s.conn = std::move(conn).value();
+    s.filter = std::make_unique<RedisFilter>(
+        *s.conn, a.option("key", QString::fromLatin1(redisbloom::ReferenceKey)).toUtf8(), bits);
+    if (auto st = s.filter->attach(); !st)
+        return st.error();
+    return s;
+}
+
+QString pct(double v)
+{
+    return QString::number(v * 100, 'g', 4) + QLatin1Char('%');
+}
+
+int redisExplain(Context &c, RedisFilter *filter, quint64 bits)
+{
+    bool bad = false;
+    const QList<QByteArray> names = c.names(1, &bad);
+    for (const QByteArray &n : names) {
+        const auto p = redisbloom::positions(n, bits);
+        c.out() << "name        " << QString::fromUtf8(n) << "\n"
+                << "sha256      " << p.sha256Hex << "\n"
+                << "  parseInt(hex, 16) = " << QString::number(p.sha256Number, 'g', 17) << " (a double)\n"
+                << "  % " << bits << " = bit " << p.sha256 << "\n"
+                << "fnv-1a      " << p.fnvUnsigned << " (hash >>> 0, over " << QString::fromUtf8(n).size()
+                << " UTF-16 code units)\n"
+                << "  % " << bits << " = bit " << p.fnv << "\n";
+        if (filter) {
+            auto v = filter->check({n});
+            if (!v)
+                return c.fail(v.error());
+            c.out() << "verdict     " << (v->first() ? "maybe" : "definitely free") << "\n";
+        }
+        c.out() << "\n";
+    }
+    return bad ? ExitBadInput : ExitOk;
+}
+
+} // namespace
+
+int cmdRedisDemo(Context &c)
+{
+    // A private redis-server with the reference's key holding generated names, until Ctrl-C.
+    const qint64 count = c.args().option("generate", QStringLiteral("100000")).toLongLong();
+    LocalRedis redis;
+    if (auto st = redis.start(); !st)
+        return c.fail(st.error());
+    auto conn = RedisConn::open(redis.target());
+    if (!conn)
+        return c.fail(conn.error());
+    RedisFilter f(**conn);
+    if (auto st = f.add(demoNames(count)); !st)
+        return c.fail(st.error());
+    c.out() << "demo ready: " << count << " names in " << redisbloom::ReferenceKey << "\n"
+            << "  --redis " << redis.url() << "\n"
+            << "press Ctrl-C to stop it\n";
+    c.out().flush();
+    while (!Context::interrupted().load())
+        ::pause();
+    return ExitOk;
+}
+
+int runRedis(Context &c)
+{
+    const Args &a = c.args();
+    const QString command = a.positional.first();
+    const quint64 bits = a.option("bits", QString::number(redisbloom::ReferenceBits)).toULongLong();
+    if (command == QLatin1String("explain") && !a.has("redis"))
+        return redisExplain(c, nullptr, bits);
+    auto s = openRedis(a);
+    if (!s)
+        return c.fail(s.error());
+    RedisFilter &f = *s->filter;
+    if (command == QLatin1String("explain"))
+        return redisExplain(c, &f, f.bits());
+    if (command == QLatin1String("check") || command == QLatin1String("add")) {
+        bool bad = false;
+        const QList<QByteArray> names = c.names(1, &bad);
+        if (command == QLatin1String("add")) {
+            if (auto st = f.add(names); !st)
+                return c.fail(st.error());
+            c.out() << "added " << names.size() << " name(s) to " << QString::fromUtf8(f.key()) << "\n";
+            return bad ? ExitBadInput : ExitOk;
+        }
+        auto v = f.check(names);
+        if (!v)
+            return c.fail(v.error());
+        QJsonArray json;
+        for (qsizetype i = 0; i < names.size(); ++i) {
+            if (c.json())
+                json.append(QJsonObject{
+                    {QStringLiteral("name"), QString::fromUtf8(names[i])},
+                    {QStringLiteral("verdict"), v->at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
+            else
+                c.out() << QString::fromUtf8(names[i]) << '\t' << (v->at(i) ? "maybe" : "free") << '\n';
+        }
+        if (c.json())
+            c.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
+        return bad ? ExitBadInput : ExitOk;
+    }
+    if (command == QLatin1String("info") || command == QLatin1String("fill")) {
+        auto fill = f.fill(8192, &Context::interrupted());
+        if (!fill)
+            return c.fail(fill.error());
+        const double n = fill->estimatedNames;
+        if (command == QLatin1String("fill") && a.flag("csv")) {
+            c.out() << "block,set_bits\n";
+            for (size_t b = 0; b < fill->setBits.size(); ++b)
+                c.out() << b << ',' << fill->setBits[b] << '\n';
+            return ExitOk;
+        }
+        if (c.json()) {
+            c.out() << QJsonDocument(QJsonObject{{QStringLiteral("key"), QString::fromUtf8(f.key())},
+                                                 {QStringLiteral("exists"), f.exists()},
+                                                 {QStringLiteral("bits"), qint64(f.bits())},
+                                                 {QStringLiteral("key_bytes"), fill->keyBytes},
+                                                 {QStringLiteral("set_bits"), qint64(fill->totalSet)},
+                                                 {QStringLiteral("lattice_set"), qint64(fill->latticeSet)},
+                                                 {QStringLiteral("lattice_size"), qint64(fill->latticeSize)},
+                                                 {QStringLiteral("estimated_names"), n},
+                                                 {QStringLiteral("estimated_fpr"), fill->estimatedFpr},
+                                                 {QStringLiteral("naive_fpr"), fill->naiveFpr},
+                                                 {QStringLiteral("model_fpr"), f.modelFpr(n)},
+                                                 {QStringLiteral("blocks"), qint64(fill->setBits.size())},
+                                                 {QStringLiteral("elapsed_ms"), fill->elapsedMs}})
+                           .toJson(QJsonDocument::Indented);
+            return ExitOk;
+        }
+        const double m = double(f.bits());
+        c.out() << "filter      Redis bitmap " << QString::fromUtf8(f.key()) << " on " << s->target.describe()
+                << (f.exists() ? "" : " (the key does not exist yet: an empty filter)") << "\n"
+                << "size        m = " << f.bits() << " bits, k = 2 (sha256, FNV-1a), key " << fill->keyBytes
+                << " bytes\n"
+                << "set bits    " << fill->totalSet << " (" << pct(double(fill->totalSet) / m) << ") in "
+                << fill->setBits.size() << " blocks of " << fill->blockBits << " bits, read with BITCOUNT in "
+                << fill->elapsedMs << " ms\n"
+                << "sha256      reaches only " << fill->latticeSize << " positions (multiples of " << f.latticeStep()
+                << ": JavaScript parses the hash into a double), " << fill->latticeSet << " of them set ("
+                << pct(double(fill->latticeSet) / double(qMax<quint64>(1, fill->latticeSize))) << ")\n"
+                << "names       ~" << qRound64(n) << " (from the set bits)\n"
+                << "FPR         " << pct(fill->estimatedFpr) << " from the fill, model " << pct(f.modelFpr(n))
+                << "; the textbook (1 - e^(-kn/m))^k says " << pct(f.naiveModelFpr(n)) << "\n";
+        return ExitOk;
+    }
+    if (command == QLatin1String("fpr")) {
+        const qint64 probes = a.option("sample", QStringLiteral("100000")).toLongLong();
+        auto fill = f.fill(8192, &Context::interrupted());
+        if (!fill)
+            return c.fail(fill.error());
+        auto measured = f.sampleFpr(probes);
+        if (!measured)
+            return c.fail(measured.error());
+        c.out() << "measured    " << pct(*measured) << " (" << probes << " never-added probes)\n"
+                << "estimate    " << pct(fill->estimatedFpr) << " from the fill (~" << qRound64(fill->estimatedNames)
+                << " names)\n"
+                << "model       " << pct(f.modelFpr(fill->estimatedNames)) << " (JavaScript's positions)\n"
+                << "textbook    " << pct(f.naiveModelFpr(fill->estimatedNames)) << " ((1 - e^(-kn/m))^k, k = 2)\n";
+        return ExitOk;
+    }
+    return c.usage(QStringLiteral("with --redis the commands are info, fill, fpr, check, add and explain"));
+}
+
+} // namespace bloom::cli
