@@ -69,6 +69,22 @@ quint32 fnvAsJs(const QString &name)
     return quint32(qint64(hash)); // hash >>> 0
 }
 
+QList<FnvStep> fnvSteps(const QString &name)
+{
+    QList<FnvStep> steps;
+    double hash = 2166136261.0;
+    for (QChar unit : name) {
+        FnvStep s;
+        s.unit = unit.unicode();
+        s.xored = qint32(quint32(qint64(hash))) ^ qint32(s.unit);
+        s.product = double(s.xored) * 16777619.0;
+        s.rounded = qint64(s.product) != qint64(s.xored) * 16777619LL;
+        hash = s.product;
+        steps.append(s);
+    }
+    return steps;
+}
+
 Positions positions(QByteArrayView utf8, quint64 m)
 {
     Positions p;

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QList>
 #include <QString>
 
 namespace bloom::redisbloom {
@@ -38,5 +39,14 @@ Positions positions(QByteArrayView utf8, quint64 m = ReferenceBits);
 
 /** The FNV value (hash >>> 0) the JavaScript computes, for tests and explanations. */
 quint32 fnvAsJs(const QString &name);
+
+/** One round of the JavaScript FNV loop, for the step-through. */
+struct FnvStep {
+    quint16 unit = 0;     ///< charCodeAt(i)
+    qint32 xored = 0;     ///< ToInt32(hash) ^ unit
+    double product = 0;   ///< xored * 16777619 as a double
+    bool rounded = false; ///< the exact product needed more than 53 bits: low bits were lost
+};
+QList<FnvStep> fnvSteps(const QString &name);
 
 } // namespace bloom::redisbloom

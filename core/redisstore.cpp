@@ -267,7 +267,7 @@ Status RedisFilter::add(const QList<QByteArray> &names)
     return success();
 }
 
-quint64 RedisFilter::latticeStep() const
+quint64 RedisModel::latticeStep() const
 {
     // A sha256 value of 2^p (p >= 59 but for 2^-197 of names) is a double with 2^(p-52) | value,
     // so value mod m is a multiple of the largest power of two that divides m (at least 2^7).
@@ -323,14 +323,14 @@ const FnvModel &cachedModel(quint64 m, quint64 step)
 
 } // namespace
 
-double RedisFilter::latticeBitSet(double n) const
+double RedisModel::latticeBitSet(double n) const
 {
     const FnvModel &f = cachedModel(mBits, latticeStep());
     const double lattice = f.positions[size_t(f.top)];
     return 1 - std::exp(-n / lattice - n * f.weight[size_t(f.top)] / lattice);
 }
 
-double RedisFilter::fnvBitSet(double n) const
+double RedisModel::fnvBitSet(double n) const
 {
     const FnvModel &f = cachedModel(mBits, latticeStep());
     double p = f.weight[size_t(f.top)] * latticeBitSet(n);
@@ -339,7 +339,7 @@ double RedisFilter::fnvBitSet(double n) const
     return p;
 }
 
-double RedisFilter::expectedSetBits(double n) const
+double RedisModel::expectedSetBits(double n) const
 {
     const FnvModel &f = cachedModel(mBits, latticeStep());
     double bits = f.positions[size_t(f.top)] * latticeBitSet(n);
@@ -348,12 +348,12 @@ double RedisFilter::expectedSetBits(double n) const
     return bits;
 }
 
-double RedisFilter::modelFpr(double n) const
+double RedisModel::modelFpr(double n) const
 {
     return latticeBitSet(n) * fnvBitSet(n);
 }
 
-double RedisFilter::naiveModelFpr(double n) const
+double RedisModel::naiveModelFpr(double n) const
 {
     const double p = 1 - std::exp(-2.0 * n / double(mBits));
     return p * p;
@@ -405,14 +405,15 @@ Result<RedisFill> RedisFilter::fill(quint64 blockBits, const std::atomic<bool> *
     // n from the set bits (the expected count grows with n: bisection), then the lattice's
     // measured share times the chance that a probe's FNV bit is set.
     double lo = 0, hi = 64 * m;
-    if (expectedSetBits(hi) <= double(f.totalSet))
+    if (model().expectedSetBits(hi) <= double(f.totalSet))
         lo = hi;
     for (int i = 0; i < 200 && hi - lo > 0.5; ++i) {
         const double mid = (lo + hi) / 2;
-        (expectedSetBits(mid) < double(f.totalSet) ? lo : hi) = mid;
+        (model().expectedSetBits(mid) < double(f.totalSet) ? lo : hi) = mid;
     }
     f.estimatedNames = lo;
-    f.estimatedFpr = double(f.latticeSet) / double(qMax<quint64>(1, f.latticeSize)) * fnvBitSet(f.estimatedNames);
+    f.estimatedFpr =
+        double(f.latticeSet) / double(qMax<quint64>(1, f.latticeSize)) * model().fnvBitSet(f.estimatedNames);
     f.elapsedMs = t.elapsed();
     return f;
 }

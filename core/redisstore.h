@@ -49,6 +49,27 @@ private:
     RedisTarget mTarget;
 };
 
+/** What the reference's positions do to the false-positive rate of a filter of m bits (no Redis needed). */
+struct RedisModel {
+    quint64 mBits = redisbloom::ReferenceBits;
+
+    /** Positions sha256 can reach: multiples of gcd(m, 2^(lowest exponent of the doubles)). */
+    quint64 latticeStep() const;
+    /**
+     * The FPR of n names under the positions JavaScript really computes: sha256 confined to its
+     * lattice (multiples of 128 for m = 10^7), and FNV-1a uneven because its multiplies round in
+     * doubles: positions divisible by 2^v get a share of names measured on sample usernames.
+     */
+    double modelFpr(double names) const;
+    /** The set bits n names leave, under the same model (to estimate n from a fill). */
+    double expectedSetBits(double names) const;
+    /** The chance that a probe's FNV bit is set / that a lattice bit is set, for n names. */
+    double fnvBitSet(double names) const;
+    double latticeBitSet(double names) const;
+    /** The textbook (1 - e^(-kn/m))^k with k = 2: what the reference's design assumed. */
+    double naiveModelFpr(double names) const;
+};
+
 /** The fill of a Redis bitmap filter, per block of bits, read with BITCOUNT ranges. */
 struct RedisFill {
     quint64 bits = 0;             ///< m
@@ -88,21 +109,11 @@ public:
     /** The share of `probes` never-added names that check maybe. */
     Result<double> sampleFpr(qint64 probes);
 
-    /** Positions sha256 can reach: multiples of gcd(m, 2^(lowest exponent of the doubles)). */
-    quint64 latticeStep() const;
-    /**
-     * The FPR of n names under the positions JavaScript really computes: sha256 confined to its
-     * lattice (multiples of 128 for m = 10^7), and FNV-1a uneven because its multiplies round in
-     * doubles: positions divisible by 2^v get a share of names measured on sample usernames.
-     */
-    double modelFpr(double names) const;
-    /** The set bits n names leave, under the same model (to estimate n from a fill). */
-    double expectedSetBits(double names) const;
-    /** The chance that a probe's FNV bit is set / that a lattice bit is set, for n names. */
-    double fnvBitSet(double names) const;
-    double latticeBitSet(double names) const;
-    /** The textbook (1 - e^(-kn/m))^k with k = 2: what the reference's design assumed. */
-    double naiveModelFpr(double names) const;
+    /** The model of this filter's positions (see RedisModel). */
+    RedisModel model() const { return RedisModel{mBits}; }
+    quint64 latticeStep() const { return model().latticeStep(); }
+    double modelFpr(double names) const { return model().modelFpr(names); }
+    double naiveModelFpr(double names) const { return model().naiveModelFpr(names); }
 
 private:
     RedisConn &mConn;

@@ -6,8 +6,10 @@
 #include "fprview.h"
 #include "heatmapwidget.h"
 #include "localcluster.h"
+#include "localredis.h"
 #include "mainwindow.h"
 #include "pgconn.h"
+#include "rediswindow.h"
 #include "shardmap.h"
 #include "shardsession.h"
 #include "stepthroughview.h"
@@ -318,6 +320,33 @@ private slots:
         QVERIFY(t->auditText().contains(QLatin1String("not recorded")));
         if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
             w.grab().save(dir + QStringLiteral("/shards-test.png"));
+    }
+
+    void redisFilterHeatmapFprAndStep()
+    {
+        LocalRedis redis;
+        QVERIFY(redis.start().ok());
+        {
+            auto conn = RedisConn::open(redis.target());
+            RedisFilter f(**conn);
+            QVERIFY(f.add({"ada", "grace"}).ok());
+        }
+        RedisWindow w;
+        w.show();
+        w.setStepName(QStringLiteral("ada"));
+        QVERIFY(w.showView(QStringLiteral("step")));
+        w.open(redis.target(), redisbloom::ReferenceKey, redisbloom::ReferenceBits);
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasFill(), 20000);
+        QCOMPARE(w.fill().setBits.size(), size_t(1221));
+        QCOMPARE(w.fill().totalSet, quint64(4));
+        QVERIFY2(w.summaryText().contains(QLatin1String("78,125")), qPrintable(w.summaryText()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasStep(), 10000);
+        QVERIFY2(w.stepText().contains(QLatin1String("bit 9,811,072")), qPrintable(w.stepText()));
+        QVERIFY(w.stepText().contains(QLatin1String("bit 3,263,164")));
+        QVERIFY(w.stepText().contains(QLatin1String("maybe")));
+        w.setStepName(QStringLiteral("alan"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasStep() && w.stepText().contains(QLatin1String("alan")), 10000);
+        QVERIFY(w.stepText().contains(QLatin1String("definitely free")));
     }
 
     void cleanupTestCase()

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "rediswindow.h"
 #include "shardsession.h"
 #include "stepthroughview.h"
 #include "teachwindow.h"
@@ -40,6 +41,56 @@ int runTeach(const QCommandLineParser &, const QString &sessionFile, const QStri
             std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
                          qPrintable(screenshot));
             QApplication::exit(ok ? 0 : 1);
+        });
+    }
+    return QApplication::exec();
+}
+
+/** `--redis URL` / `--redis-demo`: the reference's Redis bitmap filter. */
+int runRedis(const QString &url, bool demo, const QString &key, const QString &bits, const QString &view,
+             const QString &name, const QString &screenshot)
+{
+    bloom::RedisWindow window;
+    if (!window.showView(view)) {
+        std::fprintf(stderr, "bloomscope: with --redis, --view takes heatmap, fpr or step\n");
+        return 2;
+    }
+    window.setStepName(name);
+    if (demo) {
+        window.startDemo(100000);
+    } else {
+        auto target = bloom::RedisTarget::parse(url);
+        bool ok = false;
+        const quint64 m = bits.toULongLong(&ok);
+        if (!target || !ok || m < 8) {
+            std::fprintf(stderr, "bloomscope: %s\n",
+                         target ? "--bits takes the filter's size in bits" : qPrintable(target.error().toString()));
+            return 2;
+        }
+        window.open(*target, key.toUtf8(), m);
+    }
+    window.show();
+    if (!screenshot.isEmpty()) {
+        const auto grab = [&window, screenshot] {
+            QTimer::singleShot(400, &window, [&window, screenshot] {
+                const bool ok = window.grab().save(screenshot);
+                std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
+                             qPrintable(screenshot));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        };
+        QObject::connect(
+            &window, &bloom::RedisWindow::refreshed, &window,
+            [&window, grab, view] {
+                if (view == QLatin1String("step") && !window.hasStep())
+                    QObject::connect(&window, &bloom::RedisWindow::stepReady, &window, grab, Qt::SingleShotConnection);
+                else
+                    grab();
+            },
+            Qt::SingleShotConnection);
+        QObject::connect(&window, &bloom::RedisWindow::failedToStart, qApp, [](const QString &why) {
+            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(why));
+            QApplication::exit(1);
         });
     }
     return QApplication::exec();
@@ -92,8 +143,23 @@ int main(int argc, char **argv)
         QStringLiteral("Teaching mode: an in-memory filter, no database (--view teach|compare)."));
     const QCommandLineOption session(QStringLiteral("session"), QStringLiteral("A teaching session file to open."),
                                      QStringLiteral("file"));
-    parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk, teach, session});
+    const QCommandLineOption redis(QStringLiteral("redis"),
+                                   QStringLiteral("Open the Redis bitmap filter at this URL (redis://host:port/db)."),
+                                   QStringLiteral("url"));
+    const QCommandLineOption redisDemo(QStringLiteral("redis-demo"),
+                                       QStringLiteral("Start a private redis-server with a demo Redis filter."));
+    const QCommandLineOption key(QStringLiteral("key"), QStringLiteral("The Redis filter's key."),
+                                 QStringLiteral("key"), QStringLiteral("username_bloom_filter_key"));
+    const QCommandLineOption bits(QStringLiteral("bits"), QStringLiteral("The Redis filter's size in bits."),
+                                  QStringLiteral("m"), QStringLiteral("10000000"));
+    parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk, teach, session,
+                       redis, redisDemo, key, bits});
     parser.process(app);
+
+    if (parser.isSet(redis) || parser.isSet(redisDemo))
+        return runRedis(parser.value(redis), parser.isSet(redisDemo), parser.value(key), parser.value(bits),
+                        parser.value(view), parser.value(name),
+                        parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
     if (parser.isSet(teach) || parser.isSet(session))
         return runTeach(parser, parser.isSet(session) ? parser.value(session) : QString(),

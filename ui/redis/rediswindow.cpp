@@ -1,0 +1,357 @@
+#include "rediswindow.h"
+
+#include "sessiontypes.h"
+
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace bloom {
+
+/** One cell per block of 8,192 bits, coloured by its set bits (the scale tops at the fullest). */
+class RedisHeatmap : public QWidget {
+public:
+    explicit RedisHeatmap(QWidget *parent)
+        : QWidget(parent)
+    {
+        setMouseTracking(true);
+        setMinimumSize(400, 300);
+    }
+    void setFill(const RedisFill &f)
+    {
+        mFill = f;
+        mMax = 1;
+        for (quint32 v : f.setBits)
+            mMax = qMax(mMax, v);
+        update();
+    }
+    int columns() const
+    {
+        return qMax(1, int(std::ceil(std::sqrt(double(qMax<size_t>(1, mFill.setBits.size())) * 1.6))));
+    }
+    QRect cell(size_t b) const
+    {
+        const int cols = columns();
+        const int rows = int((mFill.setBits.size() + size_t(cols) - 1) / size_t(cols));
+        const int s = qMax(2, qMin((width() - 8) / cols, (height() - 8) / qMax(1, rows)));
+        return QRect(4 + int(b % size_t(cols)) * s, 4 + int(b / size_t(cols)) * s, s, s);
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.fillRect(rect(), palette().window());
+        for (size_t b = 0; b < mFill.setBits.size(); ++b)
+            p.fillRect(cell(b), QColor::fromRgb(fillColour(mFill.setBits[b], mMax)));
+    }
+    bool event(QEvent *e) override
+    {
+        if (e->type() == QEvent::ToolTip) {
+            const QPoint pos = static_cast<QHelpEvent *>(e)->pos();
+            for (size_t b = 0; b < mFill.setBits.size(); ++b)
+                if (cell(b).contains(pos)) {
+                    const quint64 first = b * mFill.blockBits;
+                    QToolTip::showText(static_cast<QHelpEvent *>(e)->globalPos(),
+                                       tr("block %1: bits %2-%3, %4 set (%5%)")
+                                           .arg(b)
+                                           .arg(first)
+                                           .arg(qMin(first + mFill.blockBits, mFill.bits) - 1)
+                                           .arg(mFill.setBits[b])
+                                           .arg(100.0 * mFill.setBits[b] / double(mFill.blockBits), 0, 'f', 2),
+                                       this);
+                    return true;
+                }
+            QToolTip::hideText();
+            return true;
+        }
+        return QWidget::event(e);
+    }
+
+private:
+    RedisFill mFill;
+    quint32 mMax = 1;
+};
+
+namespace {
+
+QString pct(double v)
+{
+    return QStringLiteral("%1%").arg(v * 100, 0, 'g', 3);
+}
+
+} // namespace
+
+RedisWindow::RedisWindow(QWidget *parent)
+    : QMainWindow(parent)
+{
+    qRegisterMetaType<RedisFill>();
+    qRegisterMetaType<RedisStep>();
+    qRegisterMetaType<Error>();
+    setWindowTitle(tr("Bloomscope - Redis bitmap filter"));
+    mThread.setObjectName(QStringLiteral("bloomscope-redis"));
+    mWorker = new RedisWorker;
+    mWorker->moveToThread(&mThread);
+    connect(&mThread, &QThread::finished, mWorker, &QObject::deleteLater);
+    mThread.start();
+
+    mHeatmap = new RedisHeatmap(this);
+    mSummary = new QLabel(tr("Connecting..."), this);
+    mSummary->setObjectName(QStringLiteral("redisSummary"));
+    mSummary->setWordWrap(true);
+    mSummary->setTextFormat(Qt::RichText);
+    auto *heatTab = new QWidget(this);
+    auto *heatLayout = new QVBoxLayout(heatTab);
+    heatLayout->addWidget(mSummary);
+    heatLayout->addWidget(mHeatmap, 1);
+
+    auto *chart = new QChart;
+    chart->setTitle(tr("False-positive rate against names"));
+    mModelLine = new QLineSeries(chart);
+    mModelLine->setName(tr("model: the positions JavaScript computes"));
+    mModelLine->setPen(QPen(QColor(0xd9, 0x53, 0x4f), 2));
+    mTextbookLine = new QLineSeries(chart);
+    mTextbookLine->setName(tr("textbook (1 - e^(-kn/m))^k, k = 2"));
+    mTextbookLine->setPen(QPen(QColor(0x5e, 0xa1, 0xff), 2, Qt::DashLine));
+    mNow = new QScatterSeries(chart);
+    mNow->setName(tr("now, from the fill"));
+    mNow->setColor(QColor(0xf0, 0x9a, 0x1c));
+    mNow->setMarkerSize(12);
+    mMeasured = new QScatterSeries(chart);
+    mMeasured->setName(tr("measured on never-added names"));
+    mMeasured->setColor(QColor(0x2e, 0x9e, 0x4f));
+    mMeasured->setMarkerSize(10);
+    for (QAbstractSeries *s : std::initializer_list<QAbstractSeries *>{mModelLine, mTextbookLine, mNow, mMeasured})
+        chart->addSeries(s);
+    mNamesAxis = new QValueAxis(chart);
+    mNamesAxis->setTitleText(tr("names"));
+    mNamesAxis->setLabelFormat(QStringLiteral("%.0f"));
+    mFprAxis = new QLogValueAxis(chart);
+    mFprAxis->setBase(10);
+    mFprAxis->setRange(1e-7, 1);
+    mFprAxis->setLabelFormat(QStringLiteral("%g"));
+    mFprAxis->setTitleText(tr("false-positive rate"));
+    chart->addAxis(mNamesAxis, Qt::AlignBottom);
+    chart->addAxis(mFprAxis, Qt::AlignLeft);
+    for (QAbstractSeries *s : chart->series()) {
+        s->attachAxis(mNamesAxis);
+        s->attachAxis(mFprAxis);
+    }
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto *chartView = new QChartView(chart, this);
+    chartView->setRenderHint(QPainter::Antialiasing);
+    mFprText = new QLabel(this);
+    mFprText->setWordWrap(true);
+    auto *sample = new QPushButton(tr("Measure on 20,000 never-added names"), this);
+    connect(sample, &QPushButton::clicked, this, [this] {
+        QMetaObject::invokeMethod(
+            mWorker, [w = mWorker] { w->sample(20000); }, Qt::QueuedConnection);
+    });
+    auto *fprTab = new QWidget(this);
+    auto *fprLayout = new QVBoxLayout(fprTab);
+    fprLayout->addWidget(chartView, 1);
+    fprLayout->addWidget(mFprText);
+    fprLayout->addWidget(sample, 0, Qt::AlignLeft);
+
+    mName = new QLineEdit(QStringLiteral("ada"), this);
+    mName->setObjectName(QStringLiteral("redisName"));
+    mStep = new QLabel(this);
+    mStep->setObjectName(QStringLiteral("redisStep"));
+    mStep->setTextFormat(Qt::RichText);
+    mStep->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    mStep->setWordWrap(true);
+    mStep->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *stepTab = new QWidget(this);
+    auto *stepLayout = new QVBoxLayout(stepTab);
+    stepLayout->addWidget(mName);
+    stepLayout->addWidget(mStep, 1);
+    connect(mName, &QLineEdit::textChanged, this, [this](const QString &t) {
+        mStepped = false;
+        const int token = ++mStepToken;
+        const QByteArray name = t.toUtf8();
+        QMetaObject::invokeMethod(
+            mWorker, [w = mWorker, token, name] { w->step(token, name); }, Qt::QueuedConnection);
+    });
+
+    mTabs = new QTabWidget(this);
+    mTabs->addTab(heatTab, tr("Heatmap"));
+    mTabs->addTab(fprTab, tr("FPR"));
+    mTabs->addTab(stepTab, tr("Step-through"));
+    setCentralWidget(mTabs);
+    mStatus = new QLabel(this);
+    statusBar()->addWidget(mStatus, 1);
+
+    mTimer = new QTimer(this);
+    mTimer->setInterval(10000);
+    connect(mTimer, &QTimer::timeout, this, [this] {
+        QMetaObject::invokeMethod(
+            mWorker, [w = mWorker] { w->refresh(); }, Qt::QueuedConnection);
+    });
+
+    connect(mWorker, &RedisWorker::opened, this, [this](const QString &where, const QByteArray &key, quint64) {
+        mWhere = where;
+        mKey = key;
+        setWindowTitle(tr("Bloomscope - %1 on %2 (read only)").arg(QString::fromUtf8(key), where));
+        mTimer->start();
+        const int token = ++mStepToken;
+        const QByteArray name = mName->text().toUtf8();
+        QMetaObject::invokeMethod(
+            mWorker, [w = mWorker, token, name] { w->step(token, name); }, Qt::QueuedConnection);
+    });
+    connect(mWorker, &RedisWorker::refreshed, this, &RedisWindow::onRefreshed);
+    connect(mWorker, &RedisWorker::stepped, this, &RedisWindow::onStepped);
+    connect(mWorker, &RedisWorker::sampled, this, [this](qint64 probes, double measured) {
+        mMeasured->clear();
+        mMeasured->append(mFill.estimatedNames, qMax(1e-7, measured));
+        mFprText->setText(mFprText->text() + tr(" Measured: %1 (%2 probes).").arg(pct(measured)).arg(probes));
+    });
+    connect(mWorker, &RedisWorker::failed, this, [this](const QString &what, const Error &e) {
+        mStatus->setText(tr("%1: %2").arg(what, e.toString()));
+        if (!hasFill()) {
+            mSummary->setText(tr("The %1 failed: %2").arg(what, e.toString().toHtmlEscaped()));
+            emit failedToStart(e.toString());
+        }
+    });
+    resize(1280, 800);
+}
+
+RedisWindow::~RedisWindow()
+{
+    mThread.quit();
+    mThread.wait();
+}
+
+void RedisWindow::open(const RedisTarget &target, const QByteArray &key, quint64 bits)
+{
+    QMetaObject::invokeMethod(
+        mWorker, [w = mWorker, target, key, bits] { w->open(target, key, bits); }, Qt::QueuedConnection);
+}
+
+void RedisWindow::startDemo(qint64 names)
+{
+    mSummary->setText(tr("Starting a private redis-server and adding %L1 demo names...").arg(names));
+    QMetaObject::invokeMethod(
+        mWorker, [w = mWorker, names] { w->startDemo(names); }, Qt::QueuedConnection);
+}
+
+bool RedisWindow::showView(const QString &view)
+{
+    const qsizetype i =
+        QStringList{QStringLiteral("heatmap"), QStringLiteral("fpr"), QStringLiteral("step")}.indexOf(view);
+    if (i < 0)
+        return false;
+    mTabs->setCurrentIndex(int(i));
+    return true;
+}
+
+void RedisWindow::setStepName(const QString &name)
+{
+    mName->setText(name);
+}
+
+QString RedisWindow::summaryText() const
+{
+    return mSummary->text();
+}
+
+QString RedisWindow::stepText() const
+{
+    return mStep->text();
+}
+
+void RedisWindow::onRefreshed(const RedisFill &f, double model, double textbook)
+{
+    mFill = f;
+    mModel = model;
+    mTextbook = textbook;
+    mHeatmap->setFill(f);
+    const double m = double(f.bits);
+    mSummary->setText(
+        tr("<b>%1</b> on %2: m = %L3 bits, k = 2, key %L4 bytes. Set: %L5 bits (%6) in %7 blocks of %8 bits, read "
+           "with BITCOUNT ranges in %9 ms. About %L10 names.<br><span style='color:#d9534f'>sha256 reaches only %L11 "
+           "positions</span> (multiples of 128: JavaScript's parseInt makes the hash a double), %12 of them set; "
+           "the FPR from the fill is <b>%13</b>, where the textbook formula says %14.")
+            .arg(QString::fromUtf8(mKey).toHtmlEscaped(), mWhere.toHtmlEscaped())
+            .arg(qint64(f.bits))
+            .arg(f.keyBytes)
+            .arg(qint64(f.totalSet))
+            .arg(pct(double(f.totalSet) / m))
+            .arg(f.setBits.size())
+            .arg(f.blockBits)
+            .arg(f.elapsedMs)
+            .arg(qRound64(f.estimatedNames))
+            .arg(qint64(f.latticeSize))
+            .arg(pct(double(f.latticeSet) / double(qMax<quint64>(1, f.latticeSize))))
+            .arg(pct(f.estimatedFpr), pct(textbook)));
+    mStatus->setText(tr("refreshed %1 UTC (every 10 s)").arg(f.takenAt.toUTC().toString(QStringLiteral("HH:mm:ss"))));
+    // The curves: RedisFilter's model is a pure function; the worker sent the two values at n.
+    const double top = qMax(2.0 * f.estimatedNames, 100000.0);
+    mNamesAxis->setRange(0, top);
+    const RedisModel rm{f.bits};
+    mModelLine->clear();
+    mTextbookLine->clear();
+    for (int i = 1; i <= 100; ++i) {
+        const double n = top * i / 100.0;
+        mTextbookLine->append(n, qMax(1e-7, rm.naiveModelFpr(n)));
+        mModelLine->append(n, qMax(1e-7, rm.modelFpr(n)));
+    }
+    mNow->clear();
+    mNow->append(f.estimatedNames, qMax(1e-7, f.estimatedFpr));
+    mFprText->setText(tr("At about %L1 names: from the fill %2, model %3, textbook %4 (%5x lower).")
+                          .arg(qRound64(f.estimatedNames))
+                          .arg(pct(f.estimatedFpr), pct(model), pct(textbook))
+                          .arg(textbook > 0 ? model / textbook : 0, 0, 'f', 0));
+    emit refreshed();
+}
+
+void RedisWindow::onStepped(int token, const RedisStep &s)
+{
+    if (token != mStepToken)
+        return;
+    const auto &p = s.positions;
+    QString fnv;
+    const QList<redisbloom::FnvStep> steps = redisbloom::fnvSteps(QString::fromUtf8(s.name));
+    for (qsizetype i = 0; i < steps.size() && i < 12; ++i)
+        fnv += tr("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
+                   .arg(steps[i].unit)
+                   .arg(steps[i].xored)
+                   .arg(QString::number(steps[i].product, 'f', 0))
+                   .arg(steps[i].rounded ? tr("rounded: low bits lost") : tr("exact"));
+    const bool maybe = s.shaBit && s.fnvBit;
+    mStep->setText(
+        tr("<h3>%1</h3><b>1. sha256</b> (UTF-8): <tt>%2</tt><br>parseInt(hex, 16) = <tt>%3</tt> (a double: 53 "
+           "significant bits)<br>%3 % %L4 = <b>bit %L5</b> &rarr; GETBIT = %6<br><br><b>2. FNV-1a</b> over %7 "
+           "UTF-16 code units, in doubles:<table cellspacing=6><tr><th>charCodeAt</th><th>ToInt32(hash) ^ c</th>"
+           "<th>&times; 16777619</th><th></th></tr>%8</table>hash &gt;&gt;&gt; 0 = %L9; % %L4 = <b>bit %L10</b> "
+           "&rarr; GETBIT = %11<br><br><b>Verdict: %12</b>")
+            .arg(QString::fromUtf8(s.name).toHtmlEscaped(), QString::fromLatin1(p.sha256Hex))
+            .arg(QString::number(p.sha256Number, 'g', 17))
+            .arg(qint64(mFill.bits ? mFill.bits : redisbloom::ReferenceBits))
+            .arg(qint64(p.sha256))
+            .arg(s.shaBit ? 1 : 0)
+            .arg(QString::fromUtf8(s.name).size())
+            .arg(fnv)
+            .arg(qint64(p.fnvUnsigned))
+            .arg(qint64(p.fnv))
+            .arg(s.fnvBit ? 1 : 0)
+            .arg(maybe ? tr("maybe (both bits set)") : tr("definitely free (a bit is 0)")));
+    mStepped = true;
+    emit stepReady();
+}
+
+} // namespace bloom
