@@ -128,33 +128,38 @@ Error RedisConn::replyError(const QString &what) const
                      QStringLiteral("the connection to Redis was lost; reconnect"));
 }
 
-Result<qint64> RedisConn::integer(const QList<QByteArray> &argv)
+Result<std::shared_ptr<redisReply>> RedisConn::command(const QList<QByteArray> &argv)
 {
     std::vector<size_t> lens;
     auto ptrs = argvPointers(argv, &lens);
-    ReplyPtr r(static_cast<redisReply *>(redisCommandArgv(mCtx, int(ptrs.size()), ptrs.data(), lens.data())),
-               &freeReplyObject);
+    std::shared_ptr<redisReply> r(
+        static_cast<redisReply *>(redisCommandArgv(mCtx, int(ptrs.size()), ptrs.data(), lens.data())),
+        &freeReplyObject);
     if (!r)
         return replyError(QString::fromUtf8(argv.value(0)));
     if (r->type == REDIS_REPLY_ERROR)
         return serverError(r.get(), QString::fromUtf8(argv.value(0)));
-    if (r->type != REDIS_REPLY_INTEGER)
+    return r;
+}
+
+Result<qint64> RedisConn::integer(const QList<QByteArray> &argv)
+{
+    auto r = command(argv);
+    if (!r)
+        return r.error();
+    if ((*r)->type != REDIS_REPLY_INTEGER)
         return makeError(
             ErrorKind::Server,
-            QStringLiteral("%1: unexpected reply type %2").arg(QString::fromUtf8(argv.value(0))).arg(r->type));
-    return qint64(r->integer);
+            QStringLiteral("%1: unexpected reply type %2").arg(QString::fromUtf8(argv.value(0))).arg((*r)->type));
+    return qint64((*r)->integer);
 }
 
 Result<QByteArray> RedisConn::bytes(const QList<QByteArray> &argv)
 {
-    std::vector<size_t> lens;
-    auto ptrs = argvPointers(argv, &lens);
-    ReplyPtr r(static_cast<redisReply *>(redisCommandArgv(mCtx, int(ptrs.size()), ptrs.data(), lens.data())),
-               &freeReplyObject);
-    if (!r)
-        return replyError(QString::fromUtf8(argv.value(0)));
-    if (r->type == REDIS_REPLY_ERROR)
-        return serverError(r.get(), QString::fromUtf8(argv.value(0)));
+    auto reply = command(argv);
+    if (!reply)
+        return reply.error();
+    const redisReply *r = reply->get();
     if (r->type == REDIS_REPLY_NIL)
         return QByteArray();
     if (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS)

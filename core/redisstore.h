@@ -14,6 +14,7 @@
 #include <vector>
 
 struct redisContext;
+struct redisReply;
 
 namespace bloom {
 
@@ -44,6 +45,8 @@ public:
 
 private:
     explicit RedisConn(redisContext *c, RedisTarget target);
+    /** Runs one command; a Redis error reply becomes an Error. */
+    Result<std::shared_ptr<redisReply>> command(const QList<QByteArray> &argv);
     Error replyError(const QString &what) const;
     redisContext *mCtx = nullptr;
     RedisTarget mTarget;

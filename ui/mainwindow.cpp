@@ -8,16 +8,20 @@
 #include "heatmap/chunkgridwidget.h"
 #include "heatmap/heatmapwidget.h"
 #include "heatmap/skewchart.h"
+#include "redis/rediswindow.h"
 #include "session/filtersession.h"
 #include "shards/shardsession.h"
 #include "shards/typingview.h"
 #include "step/stepthroughview.h"
+#include "teach/teachwindow.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -155,6 +159,29 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); });
     file->addAction(tr("Demo with 16 &shards"), this, [this] { startDemo(200'000, 16); });
     file->addAction(tr("Open shard &map..."), this, &MainWindow::chooseShardMap);
+    file->addAction(tr("Open a &Redis bitmap filter..."), this, [this] {
+        bool ok = false;
+        const QString url = QInputDialog::getText(this, tr("Redis bitmap filter"),
+                                                  tr("Redis URL (the password, if any, in REDISCLI_AUTH):"),
+                                                  QLineEdit::Normal, QStringLiteral("redis://127.0.0.1:6379/0"), &ok);
+        if (!ok)
+            return;
+        auto target = RedisTarget::parse(url);
+        if (!target) {
+            QMessageBox::warning(this, tr("Redis bitmap filter"), target.error().toString());
+            return;
+        }
+        auto *w = new RedisWindow;
+        w->setAttribute(Qt::WA_DeleteOnClose);
+        w->open(*target, redisbloom::ReferenceKey, redisbloom::ReferenceBits);
+        w->show();
+    });
+    file->addAction(tr("&Teaching mode (no database)"), this, [] {
+        auto *w = new TeachWindow;
+        w->setAttribute(Qt::WA_DeleteOnClose);
+        w->playReferenceExample();
+        w->show();
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 

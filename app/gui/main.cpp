@@ -13,6 +13,15 @@
 
 namespace {
 
+/** Saves the window's picture and ends the event loop with 0, or 1 when the file cannot be written. */
+void saveAndExit(QWidget *window, const QString &file)
+{
+    const bool ok = window->grab().save(file);
+    std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
+                 qPrintable(file));
+    QApplication::exit(ok ? 0 : 1);
+}
+
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
 int runTeach(const QCommandLineParser &, const QString &sessionFile, const QString &view, const QString &screenshot)
 {
@@ -36,12 +45,7 @@ int runTeach(const QCommandLineParser &, const QString &sessionFile, const QStri
         window.showCompare();
     window.show();
     if (!screenshot.isEmpty()) {
-        QTimer::singleShot(500, &window, [&window, screenshot] {
-            const bool ok = window.exportPicture(screenshot);
-            std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
-                         qPrintable(screenshot));
-            QApplication::exit(ok ? 0 : 1);
-        });
+        QTimer::singleShot(500, &window, [&window, screenshot] { saveAndExit(&window, screenshot); });
     }
     return QApplication::exec();
 }
@@ -72,12 +76,7 @@ int runRedis(const QString &url, bool demo, const QString &key, const QString &b
     window.show();
     if (!screenshot.isEmpty()) {
         const auto grab = [&window, screenshot] {
-            QTimer::singleShot(400, &window, [&window, screenshot] {
-                const bool ok = window.grab().save(screenshot);
-                std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
-                             qPrintable(screenshot));
-                QApplication::exit(ok ? 0 : 1);
-            });
+            QTimer::singleShot(400, &window, [&window, screenshot] { saveAndExit(&window, screenshot); });
         };
         QObject::connect(
             &window, &bloom::RedisWindow::refreshed, &window,
@@ -206,12 +205,7 @@ int main(int argc, char **argv)
         const QString file = parser.value(screenshot);
         const QString v = parser.value(view);
         const auto grab = [&window, file] {
-            QTimer::singleShot(400, &window, [&window, file] {
-                const bool ok = window.grab().save(file);
-                std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
-                             qPrintable(file));
-                QApplication::exit(ok ? 0 : 1);
-            });
+            QTimer::singleShot(400, &window, [&window, file] { saveAndExit(&window, file); });
         };
         QObject::connect(
             &window, &bloom::MainWindow::refreshed, &window,
