@@ -393,17 +393,20 @@ Result<RedisFill> RedisFilter::fill(quint64 blockBits, const std::atomic<bool> *
         f.setBits.push_back(quint32(c));
         f.totalSet += quint64(c);
     }
-    // The lattice sha256 can reach, bit by bit (pipelined GETBITs).
+    // The lattice sha256 can reach: read in pieces of 64 KiB (GETRANGE), never the key at once.
     const quint64 step = latticeStep();
     f.latticeSize = mBits / step;
-    cmds.clear();
-    for (quint64 pos = 0; pos < mBits; pos += step)
-        cmds.append({"GETBIT", mKey, QByteArray::number(pos)});
-    auto lattice = mConn.pipelineIntegers(cmds);
-    if (!lattice)
-        return lattice.error();
-    for (qint64 b : *lattice)
-        f.latticeSet += quint64(b);
+    constexpr qint64 Piece = 64 * 1024;
+    for (qint64 start = 0; start < f.keyBytes; start += Piece) {
+        auto piece = mConn.bytes({"GETRANGE", mKey, QByteArray::number(start), QByteArray::number(start + Piece - 1)});
+        if (!piece)
+            return piece.error();
+        const quint64 firstBit = quint64(start) * 8;
+        for (quint64 pos = (firstBit + step - 1) / step * step;
+             pos < firstBit + quint64(piece->size()) * 8 && pos < mBits; pos += step)
+            if (quint8(piece->at(qsizetype((pos - firstBit) / 8))) & (0x80u >> (pos % 8)))
+                ++f.latticeSet;
+    }
     const double m = double(mBits);
     const double f2 = double(f.totalSet) / m;
     f.naiveFpr = f2 * f2;

@@ -143,6 +143,13 @@ private slots:
         QCOMPARE(fill->setBits.size(), size_t(1221));
         QCOMPARE(qint64(fill->totalSet), *(*conn)->integer({"BITCOUNT", redisbloom::ReferenceKey}));
         QVERIFY2(qAbs(fill->estimatedNames - 5200) < 260, qPrintable(QString::number(fill->estimatedNames)));
+        // The lattice count read in GETRANGE pieces equals one GETBIT per lattice position.
+        QList<QList<QByteArray>> lattice;
+        for (quint64 pos = 0; pos < redisbloom::ReferenceBits; pos += 128)
+            lattice.append({"GETBIT", redisbloom::ReferenceKey, QByteArray::number(pos)});
+        auto bits = (*conn)->pipelineIntegers(lattice);
+        QCOMPARE(fill->latticeSize, quint64(78125));
+        QCOMPARE(qint64(fill->latticeSet), qint64(std::count(bits->begin(), bits->end(), 1)));
     }
 
     void addedByCoreIsFoundByTheReference()
