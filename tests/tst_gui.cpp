@@ -16,6 +16,7 @@
 #include "testcluster.h"
 #include "typingview.h"
 
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -304,8 +305,17 @@ private slots:
 
         // The replay: charts and a summary in the reference's terms.
         t->setReplaySize(20);
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start(20);
+        QElapsedTimer replayTime;
+        replayTime.start();
         t->startReplay();
         QTRY_VERIFY_WITH_TIMEOUT(t->replayDone(), 60000);
+        // The replay ran on the worker: the GUI thread kept ticking meanwhile (1 in 3 leaves room).
+        QVERIFY2(ticks >= replayTime.elapsed() / 60,
+                 qPrintable(QStringLiteral("%1 ticks in %2 ms").arg(ticks).arg(replayTime.elapsed())));
         const SimulationReport &r = t->lastReplay().report;
         QCOMPARE(r.names, 20);
         QVERIFY(r.shardQueriesWithout >= 18 * 12 * 3);
