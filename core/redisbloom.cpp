@@ -28,10 +28,11 @@ double parseHexAsJs(QByteArrayView hex)
             words[size_t(i)] = quint32(v);
             carry = quint32(v >> 32);
         }
-        if (carry && used < int(words.size()))
+        if (carry) {
+            if (used == int(words.size()))
+                return HUGE_VAL; // past 2^4096: JavaScript's number is Infinity long before
             words[size_t(used++)] = carry;
-        else if (used == 0 && carry)
-            words[size_t(used++)] = carry;
+        }
     }
     while (used > 0 && words[size_t(used - 1)] == 0)
         --used;
@@ -39,6 +40,8 @@ double parseHexAsJs(QByteArrayView hex)
         return 0;
     const auto bitAt = [&](int i) { return (words[size_t(i / 32)] >> (i % 32)) & 1u; };
     const int top = (used - 1) * 32 + (31 - __builtin_clz(words[size_t(used - 1)])); // highest set bit
+    if (top >= 1024)
+        return HUGE_VAL; // beyond the largest double, as parseInt gives Infinity
     if (top < 53) {
         quint64 v = 0;
         for (int i = top; i >= 0; --i)
@@ -58,26 +61,41 @@ double parseHexAsJs(QByteArrayView hex)
     return std::ldexp(double(mantissa), top - 52);
 }
 
+namespace {
+
+constexpr double FnvOffsetBasis = 2166136261.0;
+
+/** `hash ^= c`: ToInt32 of the (integer-valued) double, XORed; the result is an Int32. */
+qint32 fnvXor(double hash, quint16 unit)
+{
+    return qint32(quint32(qint64(hash))) ^ qint32(unit);
+}
+
+/** `hash *= FNV_PRIME`, in doubles: exact below 2^53, rounded above. */
+double fnvMultiply(qint32 xored)
+{
+    return double(xored) * 16777619.0;
+}
+
+} // namespace
+
 quint32 fnvAsJs(const QString &name)
 {
-    double hash = 2166136261.0;                           // OFFSET_BASIS
-    for (QChar unit : name) {                             // charCodeAt: UTF-16 code units
-        const auto int32 = qint32(quint32(qint64(hash))); // ToInt32 of an integer-valued double
-        hash = double(int32 ^ qint32(unit.unicode()));    // the XOR's result is an Int32
-        hash *= 16777619.0;                               // FNV_PRIME, in doubles
-    }
+    double hash = FnvOffsetBasis;
+    for (QChar unit : name) // charCodeAt: UTF-16 code units
+        hash = fnvMultiply(fnvXor(hash, unit.unicode()));
     return quint32(qint64(hash)); // hash >>> 0
 }
 
 QList<FnvStep> fnvSteps(const QString &name)
 {
     QList<FnvStep> steps;
-    double hash = 2166136261.0;
+    double hash = FnvOffsetBasis;
     for (QChar unit : name) {
         FnvStep s;
         s.unit = unit.unicode();
-        s.xored = qint32(quint32(qint64(hash))) ^ qint32(s.unit);
-        s.product = double(s.xored) * 16777619.0;
+        s.xored = fnvXor(hash, s.unit);
+        s.product = fnvMultiply(s.xored);
         s.rounded = qint64(s.product) != qint64(s.xored) * 16777619LL;
         hash = s.product;
         steps.append(s);

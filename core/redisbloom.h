@@ -22,7 +22,8 @@ namespace bloom::redisbloom {
 constexpr quint64 ReferenceBits = 10'000'000;
 inline const char ReferenceKey[] = "username_bloom_filter_key";
 
-/** JavaScript's parseInt(hex, 16) for a string of hex digits (any length), as a double. */
+/** JavaScript's parseInt(hex, 16) for a string of hex digits, as a double (Infinity past the
+ *  largest double, as in JavaScript). */
 double parseHexAsJs(QByteArrayView hex);
 
 /** Both positions of a name, with the values a step-through shows. */

@@ -4,6 +4,7 @@
 #include "result.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -57,7 +58,7 @@ public:
     /** The names (indices into names()) that set bit i, in the order they were added. */
     const QList<int> &owners(quint64 i) const { return mOwners[i]; }
     const QList<QByteArray> &names() const { return mNames; }
-    bool contains(const QByteArray &name) const { return mNames.contains(name); }
+    bool contains(const QByteArray &name) const { return mIndex.contains(name); }
 
     /** The share of `probes` never-added names that check "maybe" (deterministic for a seed). */
     double measuredFpr(int probes, quint32 seed = 1) const;
@@ -70,6 +71,7 @@ public:
 
 private:
     SandboxFilter() = default;
+    bool allSet(const QByteArray &name) const;
 
     Scheme mScheme = Scheme::Classic;
     Geometry mGeometry;
@@ -77,6 +79,7 @@ private:
     std::vector<bool> mBits;
     std::vector<QList<int>> mOwners;
     QList<QByteArray> mNames;
+    QHash<QByteArray, int> mIndex; ///< name -> its place in mNames (every probe asks)
 };
 
 } // namespace bloom

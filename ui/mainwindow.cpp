@@ -307,6 +307,7 @@ bool MainWindow::setShardMap(const QString &path)
         return false;
     }
     mShardMapPath = path;
+    mShardMap = *map;
     openShards();
     return true;
 }
@@ -319,11 +320,8 @@ void MainWindow::openShards()
         mTyping->setUnavailable(tr("Shard map %1: waiting for the filter's connection.").arg(mShardMapPath));
         return;
     }
-    auto map = ShardMap::load(mShardMapPath);
-    if (!map)
-        return;
-    mTyping->setUnavailable(tr("Connecting to the %1 shards of %2...").arg(map->shards.size()).arg(mShardMapPath));
-    mShards->open(mSpec, mRef, *map, !mAdmin);
+    mTyping->setUnavailable(tr("Connecting to the %1 shards of %2...").arg(mShardMap.shards.size()).arg(mShardMapPath));
+    mShards->open(mSpec, mRef, mShardMap, !mAdmin);
 }
 
 void MainWindow::chooseShardMap()

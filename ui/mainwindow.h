@@ -2,6 +2,7 @@
 
 #include "connect/profile.h"
 #include "sessiontypes.h"
+#include "shardmap.h"
 
 #include <QMainWindow>
 
@@ -81,6 +82,7 @@ private:
     ShardSession *mShards = nullptr;
     TypingView *mTyping = nullptr;
     QString mShardMapPath;
+    ShardMap mShardMap; ///< as read from mShardMapPath
     bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
     Profile mProfile;

@@ -295,6 +295,20 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
     return out;
 }
 
+Result<Context::CheckedNames> Context::checkedNames()
+{
+    auto placed = placedNames();
+    if (!placed)
+        return placed.error();
+    auto verdicts = mStore->check(placed->placements); // placedNames() attached the store
+    if (!verdicts)
+        return verdicts.error();
+    CheckedNames checked;
+    static_cast<PlacedNames &>(checked) = std::move(placed).value();
+    checked.verdicts = std::move(verdicts).value();
+    return checked;
+}
+
 Result<Context::PlacedNames> Context::placedNames()
 {
     auto s = store();

@@ -112,24 +112,22 @@ int cmdCheck(Context &c)
 {
     if (c.args().positional.size() < 2)
         return c.usage(QStringLiteral("check takes NAME... or - for stdin"));
-    auto placed = c.placedNames();
-    if (!placed)
-        return c.fail(placed.error());
-    const QList<QByteArray> &names = placed->names;
-    const bool bad = placed->hadBad;
-    auto verdicts = (*c.store())->check(placed->placements);
-    if (!verdicts)
-        return c.fail(verdicts.error());
+    auto checked = c.checkedNames();
+    if (!checked)
+        return c.fail(checked.error());
+    const QList<QByteArray> &names = checked->names;
+    const bool bad = checked->hadBad;
+    const QList<bool> &verdicts = checked->verdicts;
     if (c.json()) {
         QJsonArray arr;
         for (qsizetype i = 0; i < names.size(); ++i)
             arr.append(QJsonObject{
                 {QStringLiteral("name"), QString::fromUtf8(names[i])},
-                {QStringLiteral("verdict"), verdicts->at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
+                {QStringLiteral("verdict"), verdicts.at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
         printJson(c, arr);
     } else {
         for (qsizetype i = 0; i < names.size(); ++i)
-            c.out() << QString::fromUtf8(names[i]) << '\t' << (verdicts->at(i) ? "maybe" : "free") << '\n';
+            c.out() << QString::fromUtf8(names[i]) << '\t' << (verdicts.at(i) ? "maybe" : "free") << '\n';
     }
     return bad ? ExitBadInput : ExitOk;
 }

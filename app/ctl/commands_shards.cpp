@@ -33,20 +33,18 @@ int cmdCheckExact(Context &c)
     auto map = shardMap(c.args());
     if (!map)
         return c.fail(map.error());
-    auto placed = c.placedNames();
-    if (!placed)
-        return c.fail(placed.error());
-    const QList<QByteArray> &names = placed->names;
-    const bool bad = placed->hadBad;
-    auto verdicts = (*c.store())->check(placed->placements);
-    if (!verdicts)
-        return c.fail(verdicts.error());
+    auto checked = c.checkedNames();
+    if (!checked)
+        return c.fail(checked.error());
+    const QList<QByteArray> &names = checked->names;
+    const bool bad = checked->hadBad;
+    const QList<bool> &verdicts = checked->verdicts;
     QJsonArray json;
     for (qsizetype i = 0; i < names.size(); ++i) {
         QString verdict = QStringLiteral("free");
         QString by = QStringLiteral("filter");
         ExactAnswer exact;
-        if (verdicts->at(i)) { // "maybe": only the shards can say
+        if (verdicts.at(i)) { // "maybe": only the shards can say
             auto r = exactLookup(*map, names[i]);
             if (!r)
                 return c.fail(r.error());

@@ -65,6 +65,11 @@ public:
         bool hadBad = false;
     };
     Result<PlacedNames> placedNames();
+    /** placedNames(), checked in the filter: verdicts[i] is true for "maybe". */
+    struct CheckedNames : PlacedNames {
+        QList<bool> verdicts;
+    };
+    Result<CheckedNames> checkedNames();
 
     static std::atomic<bool> &interrupted();
 

@@ -23,7 +23,7 @@ void saveAndExit(QWidget *window, const QString &file)
 }
 
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
-int runTeach(const QCommandLineParser &, const QString &sessionFile, const QString &view, const QString &screenshot)
+int runTeach(const QString &sessionFile, const QString &view, const QString &screenshot)
 {
     if (view != QLatin1String("teach") && view != QLatin1String("compare")) {
         std::fprintf(stderr, "bloomscope: with --teach, --view takes teach or compare\n");
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
     if (parser.isSet(teach) || parser.isSet(session))
-        return runTeach(parser, parser.isSet(session) ? parser.value(session) : QString(),
+        return runTeach(parser.isSet(session) ? parser.value(session) : QString(),
                         parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 

@@ -100,7 +100,7 @@ QString pct(double v)
 RedisWindow::RedisWindow(QWidget *parent)
     : QMainWindow(parent)
 {
-    qRegisterMetaType<RedisFill>();
+    qRegisterMetaType<RedisRefresh>();
     qRegisterMetaType<RedisStep>();
     qRegisterMetaType<Error>();
     setWindowTitle(tr("Bloomscope - Redis bitmap filter"));
@@ -274,18 +274,17 @@ QString RedisWindow::stepText() const
     return mStep->text();
 }
 
-void RedisWindow::onRefreshed(const RedisFill &f, double model, double textbook)
+void RedisWindow::onRefreshed(const RedisRefresh &r)
 {
+    const RedisFill &f = r.fill;
     mFill = f;
-    mModel = model;
-    mTextbook = textbook;
     mHeatmap->setFill(f);
     const double m = double(f.bits);
     mSummary->setText(
         tr("<b>%1</b> on %2: m = %L3 bits, k = 2, key %L4 bytes. Set: %L5 bits (%6) in %7 blocks of %8 bits, read "
            "with BITCOUNT ranges in %9 ms. About %L10 names.<br><span style='color:#d9534f'>sha256 reaches only %L11 "
-           "positions</span> (multiples of 128: JavaScript's parseInt makes the hash a double), %12 of them set; "
-           "the FPR from the fill is <b>%13</b>, where the textbook formula says %14.")
+           "positions</span> (multiples of %12: JavaScript's parseInt makes the hash a double), %13 of them set; "
+           "the FPR from the fill is <b>%14</b>, where the textbook formula says %15.")
             .arg(QString::fromUtf8(mKey).toHtmlEscaped(), mWhere.toHtmlEscaped())
             .arg(qint64(f.bits))
             .arg(f.keyBytes)
@@ -296,26 +295,25 @@ void RedisWindow::onRefreshed(const RedisFill &f, double model, double textbook)
             .arg(f.elapsedMs)
             .arg(qRound64(f.estimatedNames))
             .arg(qint64(f.latticeSize))
+            .arg(r.latticeStep)
             .arg(pct(double(f.latticeSet) / double(qMax<quint64>(1, f.latticeSize))))
-            .arg(pct(f.estimatedFpr), pct(textbook)));
+            .arg(pct(f.estimatedFpr), pct(r.textbookFpr)));
     mStatus->setText(tr("refreshed %1 UTC (every 10 s)").arg(f.takenAt.toUTC().toString(QStringLiteral("HH:mm:ss"))));
-    // The curves: RedisFilter's model is a pure function; the worker sent the two values at n.
-    const double top = qMax(2.0 * f.estimatedNames, 100000.0);
-    mNamesAxis->setRange(0, top);
-    const RedisModel rm{f.bits};
-    mModelLine->clear();
-    mTextbookLine->clear();
-    for (int i = 1; i <= 100; ++i) {
-        const double n = top * i / 100.0;
-        mTextbookLine->append(n, qMax(1e-7, rm.naiveModelFpr(n)));
-        mModelLine->append(n, qMax(1e-7, rm.modelFpr(n)));
-    }
+    // The curves come from the worker; the log axis starts at 1e-7.
+    const auto floored = [](QList<QPointF> points) {
+        for (QPointF &p : points)
+            p.setY(qMax(1e-7, p.y()));
+        return points;
+    };
+    mNamesAxis->setRange(0, r.modelCurve.isEmpty() ? 1 : r.modelCurve.last().x());
+    mModelLine->replace(floored(r.modelCurve));
+    mTextbookLine->replace(floored(r.textbookCurve));
     mNow->clear();
     mNow->append(f.estimatedNames, qMax(1e-7, f.estimatedFpr));
     mFprText->setText(tr("At about %L1 names: from the fill %2, model %3, textbook %4 (%5x lower).")
                           .arg(qRound64(f.estimatedNames))
-                          .arg(pct(f.estimatedFpr), pct(model), pct(textbook))
-                          .arg(textbook > 0 ? model / textbook : 0, 0, 'f', 0));
+                          .arg(pct(f.estimatedFpr), pct(r.modelFpr), pct(r.textbookFpr))
+                          .arg(r.textbookFpr > 0 ? r.modelFpr / r.textbookFpr : 0, 0, 'f', 0));
     emit refreshed();
 }
 

@@ -47,13 +47,12 @@ signals:
     void failedToStart(const QString &why);
 
 private:
-    void onRefreshed(const RedisFill &f, double model, double textbook);
+    void onRefreshed(const RedisRefresh &r);
     void onStepped(int token, const RedisStep &s);
 
     QThread mThread;
     RedisWorker *mWorker = nullptr;
     RedisFill mFill;
-    double mModel = 0, mTextbook = 0;
     int mStepToken = 0;
     bool mStepped = false;
     QString mWhere;

@@ -58,7 +58,19 @@ void RedisWorker::refresh()
         emit failed(tr("refresh"), fill.error());
         return;
     }
-    emit refreshed(*fill, mFilter->modelFpr(fill->estimatedNames), mFilter->naiveModelFpr(fill->estimatedNames));
+    RedisRefresh r;
+    r.fill = *fill;
+    const RedisModel model = mFilter->model();
+    r.modelFpr = model.modelFpr(fill->estimatedNames);
+    r.textbookFpr = model.naiveModelFpr(fill->estimatedNames);
+    r.latticeStep = model.latticeStep();
+    const double top = qMax(2.0 * fill->estimatedNames, 100000.0);
+    for (int i = 1; i <= 100; ++i) {
+        const double n = top * i / 100.0;
+        r.modelCurve.append({n, model.modelFpr(n)});
+        r.textbookCurve.append({n, model.naiveModelFpr(n)});
+    }
+    emit refreshed(r);
 }
 
 void RedisWorker::step(int token, const QByteArray &name)

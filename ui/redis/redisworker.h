@@ -5,6 +5,7 @@
 
 #include <QMetaType>
 #include <QObject>
+#include <QPointF>
 
 #include <memory>
 
@@ -15,6 +16,14 @@ struct RedisStep {
     QByteArray name;
     redisbloom::Positions positions;
     bool shaBit = false, fnvBit = false;
+};
+
+/** One refresh: the fill, and the model's curves worked out on the worker. */
+struct RedisRefresh {
+    RedisFill fill;
+    double modelFpr = 0, textbookFpr = 0; ///< at the estimated number of names
+    quint64 latticeStep = 1;
+    QList<QPointF> modelCurve, textbookCurve; ///< FPR against names, up to twice the estimate
 };
 
 /** On its own thread, with its own connection: fill, steps and samples of a Redis bitmap filter. */
@@ -34,7 +43,7 @@ public:
 signals:
     void opened(const QString &where, const QByteArray &key, quint64 bits);
     void failed(const QString &what, const bloom::Error &error);
-    void refreshed(const bloom::RedisFill &fill, double modelFpr, double textbookFpr);
+    void refreshed(const bloom::RedisRefresh &refresh);
     void stepped(int token, const bloom::RedisStep &step);
     void sampled(qint64 probes, double measured);
 
@@ -47,6 +56,6 @@ private:
 
 } // namespace bloom
 
-Q_DECLARE_METATYPE(bloom::RedisFill)
+Q_DECLARE_METATYPE(bloom::RedisRefresh)
 Q_DECLARE_METATYPE(bloom::RedisStep)
 Q_DECLARE_METATYPE(bloom::RedisTarget)

@@ -12,6 +12,7 @@ ShardSession::ShardSession(QObject *parent)
     qRegisterMetaType<ReplayPoint>();
     qRegisterMetaType<ReplayResult>();
     qRegisterMetaType<AuditState>();
+    qRegisterMetaType<ShardTask>();
     mThread.setObjectName(QStringLiteral("bloomscope-shards"));
     mWorker = new ShardWorker(&mCancel); // no parent: it moves to the thread and dies with it
     mWorker->moveToThread(&mThread);
@@ -35,9 +36,9 @@ ShardSession::ShardSession(QObject *parent)
         mBusy = false;
         emit auditRead(s);
     });
-    connect(mWorker, &ShardWorker::failed, this, [this](const QString &what, const Error &e) {
+    connect(mWorker, &ShardWorker::failed, this, [this](ShardTask task, const Error &e) {
         mBusy = false;
-        emit failed(what, e);
+        emit failed(task, e);
     });
     mThread.start();
 }

@@ -37,7 +37,7 @@ signals:
     void replayProgress(const bloom::ReplayPoint &point);
     void replayFinished(const bloom::ReplayResult &result);
     void auditRead(const bloom::AuditState &state);
-    void failed(const QString &what, const bloom::Error &error);
+    void failed(bloom::ShardTask task, const bloom::Error &error);
 
 private:
     QThread mThread;

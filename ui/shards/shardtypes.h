@@ -10,6 +10,12 @@
 
 namespace bloom {
 
+/** What the shard worker was doing when something failed. */
+enum class ShardTask { Check, Replay, Audit, LastAudit };
+
+/** Words for a message: "check", "replay", "audit", "reading the last audit". */
+QString shardTaskName(ShardTask task);
+
 /** What the replay types: generated names, a share of them taken, at a typing speed. */
 struct ReplayRequest {
     qint64 names = 1000;
@@ -48,3 +54,4 @@ Q_DECLARE_METATYPE(bloom::ReplayRequest)
 Q_DECLARE_METATYPE(bloom::ReplayPoint)
 Q_DECLARE_METATYPE(bloom::ReplayResult)
 Q_DECLARE_METATYPE(bloom::AuditState)
+Q_DECLARE_METATYPE(bloom::ShardTask)

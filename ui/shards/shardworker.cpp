@@ -4,6 +4,21 @@
 
 namespace bloom {
 
+QString shardTaskName(ShardTask task)
+{
+    switch (task) {
+    case ShardTask::Check:
+        return QObject::tr("check");
+    case ShardTask::Replay:
+        return QObject::tr("replay");
+    case ShardTask::Audit:
+        return QObject::tr("audit");
+    case ShardTask::LastAudit:
+        return QObject::tr("reading of the last audit");
+    }
+    return {};
+}
+
 ShardWorker::ShardWorker(const std::atomic<bool> *cancel)
     : mCancel(cancel)
 {
@@ -47,7 +62,7 @@ void ShardWorker::check(int token, const QByteArray &text)
         return;
     auto k = checkKeystroke(*mStore, *mPool, text);
     if (!k)
-        emit failed(tr("check"), k.error());
+        emit failed(ShardTask::Check, k.error());
     else
         emit checked(token, *k);
 }
@@ -58,7 +73,7 @@ void ShardWorker::replay(const ReplayRequest &request)
         return;
     auto names = replayNames(mMap, request.names, request.takenShare, request.seed);
     if (!names) {
-        emit failed(tr("replay"), names.error());
+        emit failed(ShardTask::Replay, names.error());
         return;
     }
     ReplayResult result;
@@ -99,7 +114,7 @@ void ShardWorker::replay(const ReplayRequest &request)
         return !mCancel->load();
     });
     if (!report) {
-        emit failed(tr("replay"), report.error());
+        emit failed(ShardTask::Replay, report.error());
         return;
     }
     if (!names->isEmpty())
@@ -117,7 +132,7 @@ void ShardWorker::runAudit(qint64 perShard)
     auto r = audit(*mStore, mMap, perShard, qMax<qint64>(perShard * mMap.shards.size(), 10000));
     mStore->setCancelFlag(nullptr);
     if (!r) {
-        emit failed(tr("audit"), r.error());
+        emit failed(ShardTask::Audit, r.error());
         return;
     }
     AuditState state;
@@ -136,7 +151,7 @@ void ShardWorker::readLastAudit()
         return;
     auto last = lastAudit(*mDb, mStore->ref().table);
     if (!last) {
-        emit failed(tr("reading the last audit"), last.error());
+        emit failed(ShardTask::LastAudit, last.error());
         return;
     }
     AuditState state;

@@ -531,17 +531,26 @@ QString TypingView::auditText() const
     return mAuditLine->text();
 }
 
-void TypingView::onFailed(const QString &what, const Error &e)
+void TypingView::onFailed(ShardTask task, const Error &e)
 {
     mReplayButton->setEnabled(mSession->isOpen());
     mCancelButton->setEnabled(false);
     mAuditButton->setEnabled(mSession->isOpen());
+    const QString what = shardTaskName(task);
     const QString text = e.kind == ErrorKind::Cancelled ? tr("The %1 was cancelled.").arg(what)
                                                         : tr("The %1 failed: %2").arg(what, e.toString());
-    if (what == tr("audit"))
+    switch (task) { // each failure where its work is shown
+    case ShardTask::Audit:
+    case ShardTask::LastAudit:
         mAuditLine->setText(text.toHtmlEscaped());
-    else
+        break;
+    case ShardTask::Check:
+        mNameLine->setText(text.toHtmlEscaped());
+        break;
+    case ShardTask::Replay:
         mReplayLine->setText(text);
+        break;
+    }
 }
 
 } // namespace bloom

@@ -72,7 +72,7 @@ private:
     void onProgress(const ReplayPoint &p);
     void onReplayFinished(const ReplayResult &r);
     void onAudit(const AuditState &s);
-    void onFailed(const QString &what, const Error &e);
+    void onFailed(ShardTask task, const Error &e);
     void updateTotals();
     void setEnabledAll(bool on);
 
