@@ -1,7 +1,7 @@
 #pragma once
 
-#include "filtersql.h"
-#include "localcluster.h"
+#include "local/localcluster.h"
+#include "postgres/filtersql.h"
 
 #include <QTest>
 

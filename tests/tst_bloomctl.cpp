@@ -1,4 +1,4 @@
-#include "localcluster.h"
+#include "local/localcluster.h"
 #include "testcluster.h"
 
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "fprmodel.h"
+#include "model/fprmodel.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "geometry.h"
+#include "model/geometry.h"
 
 #include <QTest>
 

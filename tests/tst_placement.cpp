@@ -1,7 +1,7 @@
-#include "classicfilter.h"
-#include "explanation.h"
-#include "name.h"
-#include "placement.h"
+#include "model/explanation.h"
+#include "model/name.h"
+#include "model/placement.h"
+#include "teach/classicfilter.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -1,7 +1,7 @@
-#include "demo.h"
-#include "localredis.h"
-#include "redisbloom.h"
-#include "redisstore.h"
+#include "local/demo.h"
+#include "local/localredis.h"
+#include "redis/redisbloom.h"
+#include "redis/redisstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "fprmodel.h"
-#include "placement.h"
-#include "sandbox.h"
+#include "model/fprmodel.h"
+#include "model/placement.h"
+#include "teach/sandbox.h"
 
 #include <QJsonDocument>
 #include <QTest>

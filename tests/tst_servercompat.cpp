@@ -1,7 +1,7 @@
-#include "localcluster.h"
-#include "name.h"
-#include "pgconn.h"
-#include "placement.h"
+#include "local/localcluster.h"
+#include "model/name.h"
+#include "model/placement.h"
+#include "postgres/pgconn.h"
 #include "testcluster.h"
 
 #include <QRandomGenerator>

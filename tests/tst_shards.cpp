@@ -1,9 +1,9 @@
-#include "connectionspec.h"
-#include "database.h"
-#include "filterstore.h"
-#include "localcluster.h"
-#include "pgconn.h"
-#include "shardmap.h"
+#include "local/localcluster.h"
+#include "postgres/connectionspec.h"
+#include "postgres/database.h"
+#include "postgres/filterstore.h"
+#include "postgres/pgconn.h"
+#include "shards/shardmap.h"
 #include "testcluster.h"
 
 #include <QJsonDocument>

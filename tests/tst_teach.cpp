@@ -1,7 +1,7 @@
-#include "bitgridwidget.h"
-#include "compareview.h"
-#include "fprmodel.h"
-#include "teachwindow.h"
+#include "model/fprmodel.h"
+#include "teach/bitgridwidget.h"
+#include "teach/compareview.h"
+#include "teach/teachwindow.h"
 
 #include <QLabel>
 #include <QLineEdit>

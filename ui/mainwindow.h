@@ -1,8 +1,8 @@
 #pragma once
 
 #include "connect/profile.h"
-#include "sessiontypes.h"
-#include "shardmap.h"
+#include "session/sessiontypes.h"
+#include "shards/shardmap.h"
 
 #include <QMainWindow>
 

@@ -1,9 +1,9 @@
 #include "commands.h"
 #include "context.h"
 
-#include "connectionspec.h"
-#include "name.h"
-#include "namereader.h"
+#include "model/name.h"
+#include "model/namereader.h"
+#include "postgres/connectionspec.h"
 #include "stdindevice.h"
 
 #include <QFile>

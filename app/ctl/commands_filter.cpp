@@ -2,9 +2,9 @@
 #include "commands.h"
 #include "context.h"
 
-#include "fillstats.h"
-#include "fprmodel.h"
-#include "rebuild.h"
+#include "maintenance/rebuild.h"
+#include "model/fillstats.h"
+#include "model/fprmodel.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,8 +2,8 @@
 #include "commands.h"
 #include "context.h"
 
-#include "explanation.h"
-#include "namereader.h"
+#include "model/explanation.h"
+#include "model/namereader.h"
 #include "stdindevice.h"
 
 #include <QFile>

@@ -2,8 +2,8 @@
 #include "commands.h"
 #include "context.h"
 
-#include "fprmodel.h"
-#include "rebuild.h"
+#include "maintenance/rebuild.h"
+#include "model/fprmodel.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

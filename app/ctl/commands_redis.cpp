@@ -2,9 +2,9 @@
 #include "commands.h"
 #include "context.h"
 
-#include "demo.h"
-#include "localredis.h"
-#include "redisstore.h"
+#include "local/demo.h"
+#include "local/localredis.h"
+#include "redis/redisstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

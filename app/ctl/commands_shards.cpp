@@ -2,10 +2,10 @@
 #include "commands.h"
 #include "context.h"
 
-#include "demo.h"
-#include "localcluster.h"
-#include "pgconn.h"
-#include "shardmap.h"
+#include "local/demo.h"
+#include "local/localcluster.h"
+#include "postgres/pgconn.h"
+#include "shards/shardmap.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

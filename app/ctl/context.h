@@ -1,8 +1,8 @@
 #pragma once
 
-#include "database.h"
-#include "filterstore.h"
-#include "result.h"
+#include "common/result.h"
+#include "postgres/database.h"
+#include "postgres/filterstore.h"
 
 #include <QMap>
 #include <QSet>

@@ -1,9 +1,9 @@
 #include "mainwindow.h"
-#include "rediswindow.h"
-#include "shardsession.h"
-#include "stepthroughview.h"
-#include "teachwindow.h"
-#include "typingview.h"
+#include "redis/rediswindow.h"
+#include "shards/shardsession.h"
+#include "shards/typingview.h"
+#include "step/stepthroughview.h"
+#include "teach/teachwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,9 +1,9 @@
 // MD5 + placement throughput on one core, against the reference username_bits() on the server.
 //   build/tests/bench/bench_placement [NAMES]
-#include "filtersql.h"
-#include "localcluster.h"
-#include "pgconn.h"
-#include "placement.h"
+#include "local/localcluster.h"
+#include "model/placement.h"
+#include "postgres/filtersql.h"
+#include "postgres/pgconn.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -3,13 +3,13 @@
 // (names out of the shards, the finished table in), with the peak memory beside the array's size.
 //
 //   build/tests/bench/bench_rebuild [NAMES]
-#include "connectionspec.h"
-#include "database.h"
-#include "filtersql.h"
-#include "localcluster.h"
-#include "pgconn.h"
-#include "pgcopy.h"
-#include "rebuild.h"
+#include "local/localcluster.h"
+#include "maintenance/rebuild.h"
+#include "postgres/connectionspec.h"
+#include "postgres/database.h"
+#include "postgres/filtersql.h"
+#include "postgres/pgconn.h"
+#include "postgres/pgcopy.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

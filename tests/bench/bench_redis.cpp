@@ -5,9 +5,9 @@
 // The reference (UsernameBloomFilter.js) sends a name's two GETBITs (or SETBITs) together and
 // waits: one round trip a name. Core pipelines many names per round trip. The fill is compared
 // with the one-call alternative the GUI must not use: GET of the whole key.
-#include "demo.h"
-#include "localredis.h"
-#include "redisstore.h"
+#include "local/demo.h"
+#include "local/localredis.h"
+#include "redis/redisstore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -4,12 +4,12 @@
 //   fill (per-chunk bit_count) vs the reference FPR estimate query
 //
 //   build/tests/bench/bench_store [NAMES] [REFERENCE_SAMPLE]
-#include "connectionspec.h"
-#include "database.h"
-#include "filtersql.h"
-#include "filterstore.h"
-#include "localcluster.h"
-#include "pgconn.h"
+#include "local/localcluster.h"
+#include "postgres/connectionspec.h"
+#include "postgres/database.h"
+#include "postgres/filtersql.h"
+#include "postgres/filterstore.h"
+#include "postgres/pgconn.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

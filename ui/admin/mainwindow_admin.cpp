@@ -3,7 +3,7 @@
 #include "mainwindow.h"
 
 #include "admin/rebuilddialog.h"
-#include "placement.h"
+#include "model/placement.h"
 #include "session/filtersession.h"
 
 #include <QAction>

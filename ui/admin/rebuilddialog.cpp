@@ -1,6 +1,6 @@
-#include "rebuilddialog.h"
+#include "admin/rebuilddialog.h"
 
-#include "fprmodel.h"
+#include "model/fprmodel.h"
 
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>

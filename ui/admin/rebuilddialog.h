@@ -1,8 +1,8 @@
 #pragma once
 
-#include "connectionspec.h"
-#include "rebuild.h"
-#include "sessiontypes.h"
+#include "maintenance/rebuild.h"
+#include "postgres/connectionspec.h"
+#include "session/sessiontypes.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
-#include "connectdialog.h"
+#include "connect/connectdialog.h"
 
-#include "filtersession.h"
+#include "session/filtersession.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "profile.h"
-#include "result.h"
+#include "common/result.h"
+#include "connect/profile.h"
 
 #include <QDialog>
 

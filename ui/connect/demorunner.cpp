@@ -1,7 +1,7 @@
-#include "demorunner.h"
+#include "connect/demorunner.h"
 
-#include "demo.h"
-#include "sessiontypes.h"
+#include "local/demo.h"
+#include "session/sessiontypes.h"
 
 namespace bloom {
 

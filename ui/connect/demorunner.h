@@ -1,7 +1,7 @@
 #pragma once
 
-#include "localcluster.h"
-#include "result.h"
+#include "common/result.h"
+#include "local/localcluster.h"
 
 #include <QObject>
 

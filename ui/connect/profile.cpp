@@ -1,4 +1,4 @@
-#include "profile.h"
+#include "connect/profile.h"
 
 #include <QSettings>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "connectionspec.h"
-#include "filterstore.h"
+#include "postgres/connectionspec.h"
+#include "postgres/filterstore.h"
 
 #include <QColor>
 #include <QList>

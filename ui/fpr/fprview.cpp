@@ -1,6 +1,6 @@
-#include "fprview.h"
+#include "fpr/fprview.h"
 
-#include "fprmodel.h"
+#include "model/fprmodel.h"
 
 #include <QChartView>
 #include <QDateTimeAxis>

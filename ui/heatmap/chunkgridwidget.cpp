@@ -1,4 +1,4 @@
-#include "chunkgridwidget.h"
+#include "heatmap/chunkgridwidget.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,4 +1,4 @@
-#include "heatmapwidget.h"
+#include "heatmap/heatmapwidget.h"
 
 #include <QMouseEvent>
 #include <QPainter>

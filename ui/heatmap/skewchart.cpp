@@ -1,4 +1,4 @@
-#include "skewchart.h"
+#include "heatmap/skewchart.h"
 
 #include <QLineSeries>
 #include <QValueAxis>

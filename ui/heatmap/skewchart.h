@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fillstats.h"
+#include "model/fillstats.h"
 
 #include <QChartView>
 

@@ -1,6 +1,6 @@
-#include "rediswindow.h"
+#include "redis/rediswindow.h"
 
-#include "sessiontypes.h"
+#include "session/sessiontypes.h"
 
 #include <QChartView>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisworker.h"
+#include "redis/redisworker.h"
 
 #include <QMainWindow>
 #include <QThread>

@@ -1,7 +1,7 @@
-#include "redisworker.h"
+#include "redis/redisworker.h"
 
-#include "demo.h"
-#include "name.h"
+#include "local/demo.h"
+#include "model/name.h"
 
 namespace bloom {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "localredis.h"
-#include "redisstore.h"
+#include "local/localredis.h"
+#include "redis/redisstore.h"
 
 #include <QMetaType>
 #include <QObject>

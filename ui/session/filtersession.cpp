@@ -1,5 +1,5 @@
-#include "filtersession.h"
-#include "filterworker.h"
+#include "session/filtersession.h"
+#include "session/filterworker.h"
 
 namespace bloom {
 

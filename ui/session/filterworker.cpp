@@ -1,4 +1,4 @@
-#include "filterworker.h"
+#include "session/filterworker.h"
 
 #include <QCoreApplication>
 #include <QFile>

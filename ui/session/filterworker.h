@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sessiontypes.h"
+#include "session/sessiontypes.h"
 
 #include <QObject>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "connectionspec.h"
-#include "explanation.h"
-#include "fillstats.h"
-#include "filterstore.h"
-#include "result.h"
+#include "common/result.h"
+#include "model/explanation.h"
+#include "model/fillstats.h"
+#include "postgres/connectionspec.h"
+#include "postgres/filterstore.h"
 
 #include <QImage>
 #include <QMetaType>

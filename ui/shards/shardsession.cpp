@@ -1,6 +1,6 @@
-#include "shardsession.h"
+#include "shards/shardsession.h"
 
-#include "shardworker.h"
+#include "shards/shardworker.h"
 
 namespace bloom {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "shardtypes.h"
+#include "shards/shardtypes.h"
 
 #include <QObject>
 #include <QThread>

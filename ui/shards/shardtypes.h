@@ -1,7 +1,7 @@
 #pragma once
 
-#include "filterstore.h"
-#include "shardmap.h"
+#include "postgres/filterstore.h"
+#include "shards/shardmap.h"
 
 #include <QList>
 #include <QMetaType>

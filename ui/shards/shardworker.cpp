@@ -1,4 +1,4 @@
-#include "shardworker.h"
+#include "shards/shardworker.h"
 
 #include <QElapsedTimer>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "database.h"
-#include "filterstore.h"
-#include "shardtypes.h"
+#include "postgres/database.h"
+#include "postgres/filterstore.h"
+#include "shards/shardtypes.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "typingview.h"
+#include "shards/typingview.h"
 
-#include "shardsession.h"
+#include "shards/shardsession.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

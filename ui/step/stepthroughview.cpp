@@ -1,7 +1,7 @@
-#include "stepthroughview.h"
+#include "step/stepthroughview.h"
 
-#include "chunkgridwidget.h"
-#include "filtersession.h"
+#include "heatmap/chunkgridwidget.h"
+#include "session/filtersession.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>

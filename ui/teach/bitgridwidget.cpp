@@ -1,4 +1,4 @@
-#include "bitgridwidget.h"
+#include "teach/bitgridwidget.h"
 
 #include <QHelpEvent>
 #include <QPainter>

@@ -1,8 +1,8 @@
-#include "compareview.h"
+#include "teach/compareview.h"
 
-#include "bitgridwidget.h"
-#include "demo.h"
-#include "fprmodel.h"
+#include "local/demo.h"
+#include "model/fprmodel.h"
+#include "teach/bitgridwidget.h"
 
 #include <QChartView>
 #include <QComboBox>

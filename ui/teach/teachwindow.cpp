@@ -1,8 +1,8 @@
-#include "teachwindow.h"
+#include "teach/teachwindow.h"
 
-#include "bitgridwidget.h"
-#include "compareview.h"
-#include "name.h"
+#include "model/name.h"
+#include "teach/bitgridwidget.h"
+#include "teach/compareview.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sandbox.h"
+#include "teach/sandbox.h"
 
 #include <QMainWindow>
 

@@ -1,0 +1,109 @@
+#include "model/name.h"
+
+namespace bloom {
+
+bool isValidUtf8(QByteArrayView utf8)
+{
+    // RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF (what PostgreSQL accepts).
+    const auto *p = reinterpret_cast<const unsigned char *>(utf8.data());
+    const auto *end = p + utf8.size();
+    while (p < end) {
+        const unsigned char c = *p;
+        if (c < 0x80) {
+            ++p;
+            continue;
+        }
+        int len = 0;
+        unsigned char lo = 0x80, hi = 0xBF; // allowed range of the second byte
+        if (c >= 0xC2 && c <= 0xDF)
+            len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0)
+                lo = 0xA0; // overlong
+            if (c == 0xED)
+                hi = 0x9F; // surrogates
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0)
+                lo = 0x90; // overlong
+            if (c == 0xF4)
+                hi = 0x8F; // above U+10FFFF
+        } else
+            return false;
+        if (end - p < len || p[1] < lo || p[1] > hi)
+            return false;
+        for (int i = 2; i < len; ++i)
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+        p += len;
+    }
+    return true;
+}
+
+bool isAscii(QByteArrayView utf8)
+{
+    for (char c : utf8)
+        if (static_cast<unsigned char>(c) >= 0x80)
+            return false;
+    return true;
+}
+
+Status validateName(QByteArrayView utf8)
+{
+    if (utf8.isEmpty())
+        return makeError(ErrorKind::BadInput, QStringLiteral("the name is empty"),
+                         QStringLiteral("give a name of at least one character"));
+    if (utf8.contains('\0'))
+        return makeError(ErrorKind::BadInput, QStringLiteral("the name contains a NUL byte"),
+                         QStringLiteral("PostgreSQL text cannot hold NUL; remove it"));
+    if (!isValidUtf8(utf8))
+        return makeError(ErrorKind::BadInput, QStringLiteral("the name is not valid UTF-8"),
+                         QStringLiteral("convert the input to UTF-8 (for example with iconv)"));
+    return success();
+}
+
+qsizetype asciiLowerInto(QByteArrayView ascii, char *out)
+{
+    const qsizetype n = ascii.size();
+    const char *in = ascii.data();
+    for (qsizetype i = 0; i < n; ++i) {
+        const char c = in[i];
+        out[i] = (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
+    }
+    return n;
+}
+
+QByteArray asciiLower(QByteArrayView ascii)
+{
+    QByteArray out(ascii.size(), Qt::Uninitialized);
+    asciiLowerInto(ascii, out.data());
+    return out;
+}
+
+QByteArray offlineLower(QByteArrayView utf8, Lowering *how)
+{
+    if (isAscii(utf8)) {
+        if (how)
+            *how = Lowering::Ascii;
+        return asciiLower(utf8);
+    }
+    if (how)
+        *how = Lowering::Approximate;
+    return QString::fromUtf8(utf8).toLower().toUtf8();
+}
+
+QString loweringLabel(Lowering how)
+{
+    switch (how) {
+    case Lowering::Ascii:
+        return QStringLiteral("ASCII, lowercased on the client (exact)");
+    case Lowering::Server:
+        return QStringLiteral("lowercased by the database's lower() (exact)");
+    case Lowering::Approximate:
+        return QStringLiteral("non-ASCII, lowercased offline: APPROXIMATE, the database's lower() decides");
+    }
+    return {};
+}
+
+} // namespace bloom

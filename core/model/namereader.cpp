@@ -1,0 +1,74 @@
+#include "model/namereader.h"
+#include "model/name.h"
+
+namespace bloom {
+
+bool NameReader::fillBuffer()
+{
+    if (mEof)
+        return false;
+    if (mPos > 0) {
+        mBuffer.remove(0, mPos);
+        mPos = 0;
+    }
+    const qsizetype old = mBuffer.size();
+    mBuffer.resize(old + BlockSize);
+    // read() returns what is there (a pipe may give less than asked); 0 or -1 is the end (or an
+    // interrupted read at Ctrl-C, which the caller tells apart by its cancel flag).
+    const qint64 n = mIn->read(mBuffer.data() + old, BlockSize);
+    if (n <= 0) {
+        mBuffer.resize(old);
+        mEof = true;
+        return false;
+    }
+    mBuffer.resize(old + qsizetype(n));
+    mBytes += n;
+    return true;
+}
+
+void NameReader::take(QByteArrayView line, QList<QByteArray> &out, qsizetype &taken)
+{
+    ++mLine;
+    if (line.endsWith('\r'))
+        line.chop(1);
+    if (auto s = validateName(line); !s) {
+        mBad.append({mLine, s.error().message});
+        return;
+    }
+    out.append(line.toByteArray());
+    ++taken;
+}
+
+bool NameReader::next(qsizetype max, QList<QByteArray> &out)
+{
+    qsizetype taken = 0;
+    while (taken < max) {
+        const qsizetype nl = mBuffer.indexOf('\n', mPos);
+        if (nl >= 0) {
+            if (mSkippingLongLine)
+                mSkippingLongLine = false; // the rest of a line already reported
+            else
+                take(QByteArrayView(mBuffer).sliced(mPos, nl - mPos), out, taken);
+            mPos = nl + 1;
+            continue;
+        }
+        if (mBuffer.size() - mPos > MaxNameBytes) {
+            // No newline within the limit: report the line once and drop bytes up to its end.
+            if (!mSkippingLongLine) {
+                ++mLine;
+                mBad.append({mLine, QStringLiteral("longer than %1 bytes").arg(MaxNameBytes)});
+                mSkippingLongLine = true;
+            }
+            mPos = mBuffer.size();
+        }
+        if (!fillBuffer()) {
+            if (mPos < mBuffer.size() && !mSkippingLongLine) // a last line without '\n'
+                take(QByteArrayView(mBuffer).sliced(mPos), out, taken);
+            mPos = mBuffer.size();
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace bloom

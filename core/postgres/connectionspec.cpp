@@ -1,0 +1,73 @@
+#include "postgres/connectionspec.h"
+#include "postgres/pgconn.h"
+
+#include <libpq-fe.h>
+
+namespace bloom {
+
+Result<ConnectionSpec> ConnectionSpec::parse(const QString &conninfo)
+{
+    ConnectionSpec spec;
+    if (conninfo.trimmed().isEmpty())
+        return spec;
+    char *errmsg = nullptr;
+    PQconninfoOption *opts = PQconninfoParse(conninfo.toUtf8().constData(), &errmsg);
+    if (!opts) {
+        const QString why = errmsg ? QString::fromUtf8(errmsg).trimmed() : QStringLiteral("out of memory");
+        PQfreemem(errmsg);
+        return makeError(ErrorKind::Connection, QStringLiteral("bad connection string: %1").arg(why),
+                         QStringLiteral("give 'host=... port=... dbname=... user=...' or "
+                                        "'postgresql://user@host:port/dbname' (a password belongs in ~/.pgpass)"));
+    }
+    for (PQconninfoOption *o = opts; o->keyword; ++o)
+        if (o->val && *o->val)
+            spec.mOptions.append({QString::fromUtf8(o->keyword), QString::fromUtf8(o->val)});
+    PQconninfoFree(opts);
+    return spec;
+}
+
+QString ConnectionSpec::value(const QString &keyword) const
+{
+    for (const auto &[k, v] : mOptions)
+        if (k == keyword)
+            return v;
+    return {};
+}
+
+void ConnectionSpec::set(const QString &keyword, const QString &value)
+{
+    for (auto &[k, v] : mOptions)
+        if (k == keyword) {
+            v = value;
+            return;
+        }
+    mOptions.append({keyword, value});
+}
+
+QString ConnectionSpec::toConninfo() const
+{
+    QStringList parts;
+    for (const auto &[k, v] : mOptions)
+        parts << k + QLatin1Char('=') + quoteConninfoValue(v);
+    return parts.join(QLatin1Char(' '));
+}
+
+QString ConnectionSpec::describe() const
+{
+    if (has(QStringLiteral("service")) && !has(QStringLiteral("host")))
+        return QStringLiteral("service %1").arg(value(QStringLiteral("service")));
+    const QString user = has(QStringLiteral("user")) ? value(QStringLiteral("user")) + QLatin1Char('@') : QString();
+    QString host = value(QStringLiteral("host"));
+    if (host.isEmpty())
+        host = value(QStringLiteral("hostaddr"));
+    if (host.isEmpty())
+        host = qEnvironmentVariable("PGHOST", QStringLiteral("localhost"));
+    if (host.startsWith(QLatin1Char('/')))
+        host = QStringLiteral("[socket %1]").arg(host);
+    const QString port = value(QStringLiteral("port"));
+    const QString db = value(QStringLiteral("dbname"));
+    return user + host + (port.isEmpty() ? QString() : QLatin1Char(':') + port) + QLatin1Char('/') +
+           (db.isEmpty() ? qEnvironmentVariable("PGDATABASE", QStringLiteral("(default)")) : db);
+}
+
+} // namespace bloom

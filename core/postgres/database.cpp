@@ -1,0 +1,200 @@
+#include "postgres/database.h"
+
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <libpq-fe.h>
+
+#include <atomic>
+
+namespace bloom {
+
+namespace {
+
+std::atomic<PGcancel *> gSignalCancel{nullptr};
+
+Error classifyOpenError(const QString &text, const ConnectionSpec &spec)
+{
+    const QString where = spec.describe();
+    const auto has = [&text](const char *s) { return text.contains(QLatin1String(s), Qt::CaseInsensitive); };
+    if (has("password authentication failed") || has("no password supplied") || has("authentication failed") ||
+        has("peer authentication") || has("fe_sendauth"))
+        return makeError(ErrorKind::Authentication, QStringLiteral("authentication failed for %1: %2").arg(where, text),
+                         QStringLiteral("check the user name and password; keep the password in ~/.pgpass "
+                                        "(chmod 600), a service file, or PGPASSWORD, never on the command line"));
+    if (has("database") && has("does not exist"))
+        return makeError(ErrorKind::MissingDatabase, QStringLiteral("%1: %2").arg(where, text),
+                         QStringLiteral("check dbname=..., or create the database (createdb NAME)"));
+    if (has("role") && has("does not exist"))
+        return makeError(ErrorKind::Authentication, QStringLiteral("%1: %2").arg(where, text),
+                         QStringLiteral("check user=..., or create the role on the server"));
+    if (has("could not connect") || has("connection refused") || has("could not translate host name") ||
+        has("timeout expired") || has("no route to host") || has("network is unreachable") ||
+        has("server closed the connection") || has("connection to server"))
+        return makeError(ErrorKind::Connection, QStringLiteral("cannot reach the server at %1: %2").arg(where, text),
+                         QStringLiteral("check host and port, that the server is running, and that it listens "
+                                        "there (listen_addresses, pg_hba.conf, firewalls)"));
+    return makeError(ErrorKind::Connection, QStringLiteral("cannot connect to %1: %2").arg(where, text));
+}
+
+QString uniqueConnectionName()
+{
+    static std::atomic<int> counter{0};
+    return QStringLiteral("bloomscope-%1").arg(counter.fetch_add(1));
+}
+
+} // namespace
+
+Database::Database(QSqlDatabase db, ConnectionSpec spec)
+    : mDb(std::move(db))
+    , mName(mDb.connectionName())
+    , mSpec(std::move(spec))
+{
+}
+
+Database::~Database()
+{
+    {
+        std::lock_guard lock(mCancelMutex);
+        PGcancel *expected = mCancel;
+        gSignalCancel.compare_exchange_strong(expected, nullptr);
+        if (mCancel)
+            PQfreeCancel(mCancel);
+        mCancel = nullptr;
+    }
+    mDb.close();
+    mDb = QSqlDatabase();
+    QSqlDatabase::removeDatabase(mName);
+}
+
+Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, const Options &options)
+{
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
+        return makeError(ErrorKind::Connection, QStringLiteral("Qt's PostgreSQL driver (QPSQL) is not installed"),
+                         QStringLiteral("install it: apt-get install libqt6sql6-psql (packaging/setup does)"));
+    ConnectionSpec spec = specIn;
+    if (!spec.has(QStringLiteral("connect_timeout")))
+        spec.set(QStringLiteral("connect_timeout"), QString::number(options.connectTimeoutSeconds));
+    if (!spec.has(QStringLiteral("application_name")))
+        spec.set(QStringLiteral("application_name"), QStringLiteral("bloomscope"));
+    const QString conninfo = spec.toConninfo();
+    if (conninfo.contains(QLatin1Char(';')))
+        return makeError(ErrorKind::Connection,
+                         QStringLiteral("a connection option contains ';', which Qt's PostgreSQL driver cannot pass"),
+                         QStringLiteral("put the password in ~/.pgpass or the options in a service file"));
+
+    const QString name = uniqueConnectionName();
+    std::unique_ptr<Database> d;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+        // QPSQL appends the connect options to its own (empty) host/db/user settings, so the whole
+        // libpq string passes through: service files, sslmode, PG* variables and ~/.pgpass all apply.
+        db.setConnectOptions(conninfo);
+        d.reset(new Database(db, specIn));
+    }
+    if (!d->mDb.open()) {
+        const QSqlError e = d->mDb.lastError();
+        QString text = e.databaseText().trimmed();
+        if (text.isEmpty())
+            text = e.driverText().trimmed();
+        return classifyOpenError(text, specIn);
+    }
+    const QVariant handle = d->mDb.driver()->handle();
+    if (handle.isValid() && (qstrcmp(handle.typeName(), "pg_conn*") == 0 || qstrcmp(handle.typeName(), "PGconn*") == 0))
+        d->mPg = *static_cast<PGconn *const *>(handle.constData());
+    if (!d->mPg)
+        return makeError(ErrorKind::Connection,
+                         QStringLiteral("Qt's PostgreSQL driver did not expose its libpq handle (type %1)")
+                             .arg(QString::fromLatin1(handle.typeName())));
+    d->mCancel = PQgetCancel(d->mPg);
+
+    QSqlQuery q(d->mDb);
+    if (!q.exec(QStringLiteral("select current_setting('server_encoding'), current_setting('server_version')")) ||
+        !q.next())
+        return queryError(q, QStringLiteral("reading the server encoding"));
+    const QString encoding = q.value(0).toString();
+    d->mServerVersion = q.value(1).toString();
+    if (encoding != QLatin1String("UTF8"))
+        return makeError(ErrorKind::Encoding,
+                         QStringLiteral("database %1 uses the %2 encoding, not UTF8: md5(lower(name)) would hash "
+                                        "other bytes than the application's")
+                             .arg(d->mSpec.describe(), encoding),
+                         QStringLiteral("keep the filter in a UTF8 database (create database ... encoding 'UTF8' "
+                                        "template template0)"));
+    if (options.readOnly) {
+        if (auto s = d->exec(QStringLiteral("set default_transaction_read_only = on")); !s)
+            return s.error();
+        d->mReadOnly = true;
+    }
+    return d;
+}
+
+void Database::cancel()
+{
+    std::lock_guard lock(mCancelMutex);
+    if (!mCancel)
+        return;
+    char err[256];
+    PQcancel(mCancel, err, sizeof err);
+}
+
+void Database::setSignalTarget()
+{
+    gSignalCancel.store(mCancel);
+}
+
+void Database::cancelFromSignal()
+{
+    // PQcancel is documented as safe to call from a signal handler.
+    if (PGcancel *c = gSignalCancel.load()) {
+        char err[256];
+        PQcancel(c, err, sizeof err);
+    }
+}
+
+Status Database::exec(const QString &sql)
+{
+    QSqlQuery q(mDb);
+    if (!q.exec(sql))
+        return queryError(q, sql.left(80));
+    return success();
+}
+
+QString Database::sqlState(const QSqlError &e)
+{
+    return e.nativeErrorCode();
+}
+
+Error Database::queryError(const QSqlQuery &q, const QString &what)
+{
+    const QSqlError e = q.lastError();
+    const QString state = sqlState(e);
+    QString text = e.databaseText().trimmed();
+    if (text.isEmpty())
+        text = e.text().trimmed();
+    if (state == QLatin1String("57014"))
+        return makeError(ErrorKind::Cancelled, QStringLiteral("%1: cancelled").arg(what));
+    if (state == QLatin1String("42P01") || state == QLatin1String("42883"))
+        return makeError(ErrorKind::MissingFilter, QStringLiteral("%1: %2").arg(what, text));
+    if (state == QLatin1String("25006"))
+        return makeError(ErrorKind::Server, QStringLiteral("%1: %2").arg(what, text),
+                         QStringLiteral("the session is read-only; switch to admin mode to write"));
+    // 08xxx: connection exceptions; 57P01-57P03: the server terminated the session or is shutting down.
+    if (state.startsWith(QLatin1String("08")) || state.startsWith(QLatin1String("57P")) ||
+        text.contains(QLatin1String("server closed the connection")) ||
+        text.contains(QLatin1String("no connection to the server")))
+        return makeError(ErrorKind::Connection, QStringLiteral("%1: lost the connection: %2").arg(what, text),
+                         QStringLiteral("check that the server is up; nothing was committed by the failed step"));
+    return makeError(ErrorKind::Server, QStringLiteral("%1 failed: %2").arg(what, text));
+}
+
+QString Database::quoteIdentifier(const QString &name) const
+{
+    QStringList parts;
+    for (const QString &p : name.split(QLatin1Char('.')))
+        parts << mDb.driver()->escapeIdentifier(p, QSqlDriver::TableName);
+    return parts.join(QLatin1Char('.'));
+}
+
+} // namespace bloom

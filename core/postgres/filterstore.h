@@ -1,0 +1,174 @@
+#pragma once
+
+#include "common/result.h"
+#include "model/geometry.h"
+#include "model/name.h"
+#include "model/namereader.h"
+#include "model/placement.h"
+#include "postgres/database.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QIODevice;
+class QSqlQuery;
+
+namespace bloom {
+
+/** Which table and function make up a filter (defaults: the reference names). */
+struct FilterRef {
+    QString table = QStringLiteral("username_filter");
+    QString function = QStringLiteral("username_bits");
+};
+
+/** The set-bit count of every chunk, read in one server-side bit_count scan. */
+struct FillSnapshot {
+    Geometry geometry;
+    std::vector<quint32> setBits; ///< index = chunk
+    QDateTime takenAt;
+    qint64 elapsedMs = 0;
+
+    quint64 totalSetBits() const;
+    double meanFill() const;
+    double estimatedFpr() const;   ///< mean of (set/B)^k: the reference estimate, computed locally
+    double estimatedNames() const; ///< from each chunk's fill
+    quint32 minSetBits() const;
+    quint32 maxSetBits() const;
+};
+
+/** What a DBA watches on a table every add UPDATEs: sizes, dead tuples, vacuum. */
+struct TableHealth {
+    qint64 totalBytes = 0;
+    qint64 heapBytes = 0;
+    qint64 indexBytes = 0;
+    qint64 toastBytes = 0;
+    qint64 liveTuples = 0;
+    qint64 deadTuples = 0;
+    double bloat = 0; ///< heap size / the size the rows need packed (1.0 = none)
+    QDateTime lastVacuum, lastAutovacuum, lastAnalyze, lastAutoanalyze;
+    qint64 vacuumCount = 0, autovacuumCount = 0;
+};
+
+/** Where bulk loading is, for progress displays. */
+class MaskBatch;
+
+struct LoadProgress {
+    qint64 linesRead = 0;
+    qint64 namesAdded = 0;
+    qint64 badLines = 0;
+    qint64 bytesRead = 0;
+};
+
+struct LoadReport {
+    qint64 lines = 0;
+    qint64 namesAdded = 0;
+    qint64 chunksUpdated = 0;
+    qint64 batches = 0;
+    QList<BadLine> bad;
+    double seconds = 0;
+    // Where the time went, summed over batches.
+    double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
+    double copySeconds = 0;   ///< merging masks and COPYing them in
+    double updateSeconds = 0; ///< locking and updating the chunk rows, and the commit
+};
+
+/** Measured FPR on names that were never added, next to the estimate and the model. */
+struct FprSample {
+    qint64 probes = 0;
+    qint64 falsePositives = 0;
+    double measured = 0;
+    double low95 = 0, high95 = 0; ///< Wilson interval
+    double estimated = 0;         ///< from the fill
+    double model = 0;             ///< blocked model at the estimated number of names
+};
+
+/**
+ * A blocked Bloom filter in PostgreSQL: attach (discover and verify the geometry), init, check,
+ * add, bulk load, fill, chunk bits, health. Names that are not ASCII are lowercased by the
+ * database, as the application's function does. Identifiers are quoted, values bound.
+ */
+class FilterStore {
+public:
+    using ProgressFn = std::function<void(const LoadProgress &)>;
+
+    FilterStore(Database &db, FilterRef ref);
+    ~FilterStore();
+
+    /** A flag that, once true, makes every batch loop stop with a Cancelled error (Ctrl-C, a Cancel
+     *  button); pair it with Database::cancel() for the statement running at that moment. */
+    void setCancelFlag(const std::atomic<bool> *flag) { mCancelFlag = flag; }
+    /** When the caller runs the transaction (a swap), bulk adds neither begin, commit nor retry. */
+    void setManagedTransaction(bool managed) { mManagedTransaction = managed; }
+
+    /** Creates the table and its function for g in one transaction; refuses to overwrite. */
+    Status init(const Geometry &g);
+    /** Finds the table and function, discovers the geometry, proves core places names as the function. */
+    Status attach();
+    bool attached() const { return mAttached; }
+    const Geometry &geometry() const { return mGeometry; }
+    const FilterRef &ref() const { return mRef; }
+    QString quotedTable() const { return mTable; }
+    QString quotedFunction() const { return mFunction; }
+
+    /** Placements of valid UTF-8 names; non-ASCII ones are lowercased by the server, in one query. */
+    Result<QList<Placement>> place(const QList<QByteArray> &names, QList<Lowering> *how = nullptr);
+    /** The server's lower() of each name, in order. */
+    Result<QList<QByteArray>> serverLower(const QList<QByteArray> &names);
+
+    /** true = maybe (all k bits set), false = definitely free. One indexed read per chunk, batched. */
+    Result<QList<bool>> check(const QList<Placement> &placements);
+    /** One UPDATE per name (the reference's add, done with the client's placement). */
+    Status add(const QList<Placement> &placements);
+    /** ORs many names in: per-chunk masks merged on the client, COPY, one UPDATE per chunk. */
+    Result<qint64> addBulk(const QList<Placement> &placements);
+    /** Reads names from `in` and adds them in batches; bad lines reported and skipped. */
+    Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, qsizetype batchNames = 2'000'000);
+
+    Result<FillSnapshot> fill();
+    /** The reference estimate query, run on the server as the text writes it. */
+    Result<double> referenceEstimate();
+    Result<FprSample> sampleFpr(qint64 probes);
+    /** The bits of one chunk, '0'/'1' (bit 0 first). */
+    Result<QByteArray> chunkBits(quint32 chunk);
+    Result<TableHealth> health();
+
+    /** The SQL each operation runs, for "show the SQL" in the GUI and confirmations. */
+    QString checkSql() const;
+    QString checkOneSql() const;
+    QString addSql() const;
+
+private:
+    Status requireAttached() const;
+    Result<std::pair<bool, bool>> tableAndFunctionExist();
+    bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }
+    Error cancelledError(const QString &what) const;
+    Status discover();
+    Result<QList<bool>> checkOne(const Placement &p);
+    Status flushMasks(const MaskBatch &batch, qint64 *updated);
+    /** flushMasks() with the upper half of the chunks sent over a second connection in parallel. */
+    Status flushMasksParallel(MaskBatch &batch, qint64 *updated);
+    /** Timings of the last flushMasks(), for LoadReport. */
+    bool mTempBuffersSet = false;
+    bool mManagedTransaction = false;
+    double mLastCopySeconds = 0, mLastUpdateSeconds = 0, mLastMergeSeconds = 0;
+
+    Database &mDb;
+    FilterRef mRef;
+    QString mTable;
+    QString mFunction;
+    Geometry mGeometry;
+    bool mAttached = false;
+    const std::atomic<bool> *mCancelFlag = nullptr;
+    std::unique_ptr<QSqlQuery> mCheckOne;
+};
+
+/** The names core uses to probe a filter's function when attaching. */
+QList<QByteArray> probeNames();
+
+} // namespace bloom

@@ -1,0 +1,146 @@
+// FilterStore's read-only views: fill, the reference estimate, a sampled FPR, one chunk, health.
+#include "model/fprmodel.h"
+#include "postgres/filterstore.h"
+
+#include <QElapsedTimer>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+
+#include <cmath>
+
+namespace bloom {
+
+Result<FillSnapshot> FilterStore::fill()
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    QElapsedTimer t;
+    t.start();
+    FillSnapshot snap;
+    snap.geometry = mGeometry;
+    snap.setBits.assign(mGeometry.chunks(), 0);
+    snap.takenAt = QDateTime::currentDateTimeUtc();
+    QSqlQuery q(mDb.db());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("select chunk, bit_count(bits) from %1").arg(mTable)))
+        return Database::queryError(q, QStringLiteral("reading the fill of %1").arg(mTable));
+    qint64 rows = 0;
+    while (q.next()) {
+        const qint64 chunk = q.value(0).toLongLong();
+        if (chunk < 0 || chunk >= qint64(mGeometry.chunks()))
+            return makeError(ErrorKind::ForeignFilter, QStringLiteral("%1 has a row for chunk %2, outside 0..%3")
+                                                           .arg(mTable)
+                                                           .arg(chunk)
+                                                           .arg(mGeometry.chunks() - 1));
+        snap.setBits[size_t(chunk)] = quint32(q.value(1).toULongLong());
+        ++rows;
+    }
+    if (q.lastError().isValid() && q.lastError().type() != QSqlError::NoError)
+        return Database::queryError(q, QStringLiteral("reading the fill of %1").arg(mTable));
+    if (rows != qint64(mGeometry.chunks()))
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("%1 now has %2 rows, not %3").arg(mTable).arg(rows).arg(mGeometry.chunks()));
+    snap.elapsedMs = t.elapsed();
+    return snap;
+}
+
+Result<double> FilterStore::referenceEstimate()
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    QSqlQuery q(mDb.db());
+    if (!q.exec(QStringLiteral("select avg(power(bit_count(bits) / %1.0, %2)) as false_positive_rate from %3")
+                    .arg(mGeometry.chunkBits())
+                    .arg(mGeometry.k())
+                    .arg(mTable)) ||
+        !q.next())
+        return Database::queryError(q, QStringLiteral("estimating the FPR of %1").arg(mTable));
+    return q.value(0).toDouble();
+}
+
+Result<FprSample> FilterStore::sampleFpr(qint64 probes)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    // Probe names carry a fresh random UUID (122 random bits): the chance that any of them was ever
+    // added is at most probes * names / 2^122, i.e. none was.
+    QList<Placement> placements;
+    placements.reserve(probes);
+    for (qint64 i = 0; i < probes; ++i)
+        placements.append(placeAscii(mGeometry, QByteArrayLiteral("bloomscope-fpr-probe-") +
+                                                    QUuid::createUuid().toByteArray(QUuid::WithoutBraces)));
+    auto verdicts = check(placements);
+    if (!verdicts)
+        return verdicts.error();
+    FprSample out;
+    out.probes = probes;
+    out.falsePositives = std::count(verdicts->begin(), verdicts->end(), true);
+    const double n = double(probes);
+    const double p = probes ? double(out.falsePositives) / n : 0.0;
+    out.measured = p;
+    // Wilson score interval, 95%.
+    const double z = 1.959963984540054;
+    const double denom = 1 + z * z / n;
+    const double centre = (p + z * z / (2 * n)) / denom;
+    const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom;
+    out.low95 = qMax(0.0, centre - half);
+    out.high95 = qMin(1.0, centre + half);
+    auto snap = fill();
+    if (!snap)
+        return snap.error();
+    out.estimated = snap->estimatedFpr();
+    out.model = fpr::blocked(snap->estimatedNames(), mGeometry);
+    return out;
+}
+
+Result<QByteArray> FilterStore::chunkBits(quint32 chunk)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    if (chunk >= mGeometry.chunks())
+        return makeError(ErrorKind::BadInput,
+                         QStringLiteral("chunk %1 is outside 0..%2").arg(chunk).arg(mGeometry.chunks() - 1));
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("select bits::text from %1 where chunk = ?").arg(mTable));
+    q.addBindValue(qint64(chunk));
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading chunk %1").arg(chunk));
+    if (!q.next())
+        return makeError(ErrorKind::ForeignFilter, QStringLiteral("chunk %1 has no row in %2").arg(chunk).arg(mTable));
+    return q.value(0).toString().toLatin1();
+}
+
+Result<TableHealth> FilterStore::health()
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    TableHealth h;
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral(
+        "select pg_total_relation_size(c.oid), pg_relation_size(c.oid), pg_indexes_size(c.oid), "
+        "coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0), "
+        "s.n_live_tup, s.n_dead_tup, s.last_vacuum, s.last_autovacuum, s.last_analyze, s.last_autoanalyze, "
+        "s.vacuum_count, s.autovacuum_count "
+        "from pg_class c left join pg_stat_user_tables s on s.relid = c.oid where c.oid = to_regclass(?)"));
+    q.addBindValue(mTable);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("reading the health of %1").arg(mTable));
+    h.totalBytes = q.value(0).toLongLong();
+    h.heapBytes = q.value(1).toLongLong();
+    h.indexBytes = q.value(2).toLongLong();
+    h.toastBytes = q.value(3).toLongLong();
+    h.liveTuples = q.value(4).toLongLong();
+    h.deadTuples = q.value(5).toLongLong();
+    h.lastVacuum = q.value(6).toDateTime();
+    h.lastAutovacuum = q.value(7).toDateTime();
+    h.lastAnalyze = q.value(8).toDateTime();
+    h.lastAutoanalyze = q.value(9).toDateTime();
+    h.vacuumCount = q.value(10).toLongLong();
+    h.autovacuumCount = q.value(11).toLongLong();
+    const double ideal = double(mGeometry.heapSizeEstimate());
+    h.bloat = ideal > 0 ? double(h.heapBytes) / ideal : 0;
+    return h;
+}
+
+} // namespace bloom

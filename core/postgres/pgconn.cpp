@@ -1,0 +1,120 @@
+#include "postgres/pgconn.h"
+
+#include <libpq-fe.h>
+
+#include <memory>
+
+namespace bloom {
+
+QString quoteConninfoValue(const QString &value)
+{
+    if (!value.isEmpty() && !value.contains(QLatin1Char(' ')) && !value.contains(QLatin1Char('\'')) &&
+        !value.contains(QLatin1Char('\\')))
+        return value;
+    QString out = QStringLiteral("'");
+    for (QChar c : value) {
+        if (c == QLatin1Char('\'') || c == QLatin1Char('\\'))
+            out += QLatin1Char('\\');
+        out += c;
+    }
+    return out + QLatin1Char('\'');
+}
+
+PgConn::PgConn(const QString &conninfo)
+{
+    mConn = PQconnectdb(conninfo.toUtf8().constData());
+    if (ok()) {
+        PQsetClientEncoding(mConn, "UTF8");
+        mCancel = PQgetCancel(mConn);
+    }
+}
+
+PgConn::~PgConn()
+{
+    if (mCancel)
+        PQfreeCancel(mCancel);
+    if (mConn)
+        PQfinish(mConn);
+}
+
+void PgConn::cancel() const
+{
+    char buf[256];
+    if (mCancel)
+        PQcancel(mCancel, buf, sizeof buf);
+}
+
+bool PgConn::ok() const
+{
+    return mConn && PQstatus(mConn) == CONNECTION_OK;
+}
+
+QString PgConn::errorMessage() const
+{
+    return mConn ? QString::fromUtf8(PQerrorMessage(mConn)).trimmed() : QStringLiteral("out of memory");
+}
+
+Status PgConn::exec(const QString &sql) const
+{
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(mConn, sql.toUtf8().constData()), &PQclear);
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        return makeError(ErrorKind::Server, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed());
+    return success();
+}
+
+Result<QList<QByteArray>> PgConn::column(const QString &sql, const QList<QByteArray> &params) const
+{
+    auto all = rows(sql, params);
+    if (!all)
+        return all.error();
+    QList<QByteArray> out;
+    out.reserve(all->size());
+    for (const QList<QByteArray> &row : *all)
+        out.append(row.value(0));
+    return out;
+}
+
+Result<QList<QList<QByteArray>>> PgConn::rows(const QString &sql, const QList<QByteArray> &params) const
+{
+    std::vector<const char *> values;
+    for (const QByteArray &p : params)
+        values.push_back(p.isNull() ? nullptr : p.constData());
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(
+        PQexecParams(mConn, sql.toUtf8().constData(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
+        &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK)
+        return makeError(ErrorKind::Server, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed());
+    QList<QList<QByteArray>> out;
+    const int n = PQntuples(r.get());
+    const int cols = PQnfields(r.get());
+    out.reserve(n);
+    for (int i = 0; i < n; ++i) {
+        QList<QByteArray> row;
+        row.reserve(cols);
+        for (int c = 0; c < cols; ++c)
+            row.append(QByteArray(PQgetvalue(r.get(), i, c), PQgetlength(r.get(), i, c)));
+        out.append(std::move(row));
+    }
+    return out;
+}
+
+QString PgConn::quoteIdentifier(const QString &ident) const
+{
+    const QByteArray utf8 = ident.toUtf8();
+    char *q = PQescapeIdentifier(mConn, utf8.constData(), size_t(utf8.size()));
+    const QString out = QString::fromUtf8(q);
+    PQfreemem(q);
+    return out;
+}
+
+QString PgConn::quoteLiteral(const QString &value) const
+{
+    const QByteArray utf8 = value.toUtf8();
+    char *q = PQescapeLiteral(mConn, utf8.constData(), size_t(utf8.size()));
+    const QString out = QString::fromUtf8(q);
+    PQfreemem(q);
+    return out;
+}
+
+} // namespace bloom

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "common/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
+typedef struct pg_cancel PGcancel;
+
+namespace bloom {
+
+/** Quotes a value for a libpq key=value connection string ('...' with \\ and \' escaped). */
+QString quoteConninfoValue(const QString &value);
+
+/**
+ * A plain libpq connection (RAII), for the few things Qt Sql cannot do: set-up statements with
+ * several commands, and raw COPY. The filter store itself goes through QPSQL.
+ */
+class PgConn {
+public:
+    explicit PgConn(const QString &conninfo);
+    ~PgConn();
+    PgConn(const PgConn &) = delete;
+    PgConn &operator=(const PgConn &) = delete;
+
+    bool ok() const;
+    QString errorMessage() const;
+    PGconn *handle() const { return mConn; }
+
+    /** Runs one or more statements (simple query protocol); the first error fails. */
+    Status exec(const QString &sql) const;
+    /** Runs one statement with text parameters and returns the first column of every row. */
+    Result<QList<QByteArray>> column(const QString &sql, const QList<QByteArray> &params = {}) const;
+    /** Same, every column of every row (text format). */
+    Result<QList<QList<QByteArray>>> rows(const QString &sql, const QList<QByteArray> &params = {}) const;
+
+    QString quoteIdentifier(const QString &ident) const;
+    QString quoteLiteral(const QString &value) const;
+
+    /** Asks the server to cancel the statement running on this connection (safe from any thread). */
+    void cancel() const;
+
+private:
+    PGconn *mConn = nullptr;
+    PGcancel *mCancel = nullptr;
+};
+
+} // namespace bloom

@@ -1,0 +1,264 @@
+#include "teach/sandbox.h"
+
+#include "model/fprmodel.h"
+#include "model/hash128.h"
+#include "model/name.h"
+#include "model/placement.h"
+#include "teach/classicfilter.h"
+
+#include <QJsonArray>
+#include <QRandomGenerator>
+
+#include <algorithm>
+
+namespace bloom {
+
+namespace {
+
+constexpr quint64 MaxSandboxBits = 1 << 16; // every bit is drawn: a classroom filter
+
+QString joinNames(const QList<QByteArray> &names)
+{
+    QStringList s;
+    for (const QByteArray &n : names)
+        s << QString::fromUtf8(n);
+    if (s.size() <= 1)
+        return s.join(QString());
+    const QString last = s.takeLast();
+    return s.join(QStringLiteral(", ")) + QStringLiteral(" and ") + last;
+}
+
+} // namespace
+
+Result<SandboxFilter> SandboxFilter::classic(quint64 m, int k)
+{
+    if (m < 2 || m > MaxSandboxBits)
+        return makeError(ErrorKind::BadInput,
+                         QStringLiteral("a sandbox filter has 2 to %1 bits, not %2").arg(MaxSandboxBits).arg(m));
+    if (k < 1 || k > Geometry::MaxK)
+        return makeError(ErrorKind::BadInput, QStringLiteral("k must be 1 to %1, not %2").arg(Geometry::MaxK).arg(k));
+    SandboxFilter f;
+    f.mScheme = Scheme::Classic;
+    f.mK = k;
+    f.mBits.assign(m, false);
+    f.mOwners.assign(m, {});
+    return f;
+}
+
+Result<SandboxFilter> SandboxFilter::blocked(const Geometry &g)
+{
+    if (g.totalBits() > MaxSandboxBits)
+        return makeError(ErrorKind::BadInput,
+                         QStringLiteral("a sandbox filter has at most %1 bits; %2 has %3")
+                             .arg(MaxSandboxBits)
+                             .arg(g.describe())
+                             .arg(g.totalBits()),
+                         QStringLiteral("use fewer or smaller chunks, e.g. 8 chunks of 64 bits"));
+    SandboxFilter f;
+    f.mScheme = Scheme::Blocked;
+    f.mGeometry = g;
+    f.mK = g.k();
+    f.mBits.assign(g.totalBits(), false);
+    f.mOwners.assign(g.totalBits(), {});
+    return f;
+}
+
+QString SandboxFilter::describe() const
+{
+    if (mScheme == Scheme::Classic)
+        return QStringLiteral("classic, m=%1 bits, k=%2").arg(size()).arg(mK);
+    return QStringLiteral("blocked, %1 chunks x %2 bits, k=%3")
+        .arg(mGeometry.chunks())
+        .arg(mGeometry.chunkBits())
+        .arg(mK);
+}
+
+Result<SandboxFilter::Trace> SandboxFilter::trace(const QByteArray &name) const
+{
+    if (auto v = validateName(name); !v)
+        return v.error();
+    Trace t;
+    t.name = name;
+    if (mScheme == Scheme::Classic) {
+        // The reference's first example hashes the name as typed, one counter prefix per hash.
+        t.hashed = name;
+        for (int i = 0; i < mK; ++i) {
+            const QByteArray input = QByteArray::number(i) + ':' + name;
+            t.inputs << input;
+            t.digests << Hash128::md5(input).hex().toLatin1();
+        }
+        t.positions = classic::positions(name, size(), mK);
+    } else {
+        t.hashed = offlineLower(name);
+        const Hash128 h = Hash128::md5(t.hashed);
+        t.inputs << t.hashed;
+        t.digests << h.hex().toLatin1();
+        const Placement p = place(mGeometry, h);
+        t.chunk = p.chunk;
+        for (int i = 0; i < p.k; ++i)
+            t.positions << quint64(p.chunk) * mGeometry.chunkBits() + p.positions[size_t(i)];
+    }
+    t.maybe = true;
+    for (quint64 pos : t.positions) {
+        t.wasSet << mBits[pos];
+        t.maybe = t.maybe && mBits[pos];
+    }
+    t.added = contains(name);
+    if (t.maybe && !t.added) {
+        // The first name that set each bit explains it; told in the order the names were added.
+        QList<int> who;
+        for (quint64 pos : t.positions)
+            if (!mOwners[pos].isEmpty() && !who.contains(mOwners[pos].first()))
+                who << mOwners[pos].first();
+        std::sort(who.begin(), who.end());
+        for (int i : who)
+            t.setBy << mNames[i];
+    }
+    return t;
+}
+
+Result<SandboxFilter::Trace> SandboxFilter::add(const QByteArray &name)
+{
+    auto t = trace(name);
+    if (!t)
+        return t;
+    auto it = mIndex.constFind(name);
+    if (it == mIndex.constEnd()) {
+        it = mIndex.insert(name, int(mNames.size()));
+        mNames << name;
+    }
+    const int index = it.value();
+    for (quint64 pos : t->positions) {
+        mBits[pos] = true;
+        if (!mOwners[pos].contains(index))
+            mOwners[pos] << index;
+    }
+    t->added = true;
+    return t;
+}
+
+Result<SandboxFilter::Trace> SandboxFilter::check(const QByteArray &name) const
+{
+    return trace(name);
+}
+
+QString SandboxFilter::Trace::explain() const
+{
+    QList<quint64> sorted = positions;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    QStringList pos;
+    for (quint64 p : sorted)
+        pos << QString::number(p);
+    const QString where = QStringLiteral("%1 -> bits %2").arg(QString::fromUtf8(name), pos.join(QStringLiteral(", ")));
+    if (!maybe) {
+        QStringList zero;
+        for (qsizetype i = 0; i < positions.size(); ++i)
+            if (!wasSet[i] && !zero.contains(QString::number(positions[i])))
+                zero << QString::number(positions[i]);
+        return QStringLiteral("%1: bit%2 %3 %4 0, definitely not added")
+            .arg(where, zero.size() > 1 ? QStringLiteral("s") : QString(), zero.join(QStringLiteral(", ")),
+                 zero.size() > 1 ? QStringLiteral("are") : QStringLiteral("is"));
+    }
+    if (added)
+        return QStringLiteral("%1: all set, and %2 was added").arg(where, QString::fromUtf8(name));
+    return QStringLiteral("%1: all set, but %2 was never added - a false positive: its bits were set by %3")
+        .arg(where, QString::fromUtf8(name), joinNames(setBy));
+}
+
+bool SandboxFilter::allSet(const QByteArray &name) const
+{
+    // A check without the trace's digests and explanations: the measurement's hot loop.
+    if (mScheme == Scheme::Classic) {
+        for (quint64 pos : classic::positions(name, size(), mK))
+            if (!mBits[pos])
+                return false;
+        return true;
+    }
+    const Placement p = place(mGeometry, Hash128::md5(offlineLower(name)));
+    const quint64 base = quint64(p.chunk) * mGeometry.chunkBits();
+    for (int i = 0; i < p.k; ++i)
+        if (!mBits[base + p.positions[size_t(i)]])
+            return false;
+    return true;
+}
+
+quint64 SandboxFilter::setBits() const
+{
+    return quint64(std::count(mBits.begin(), mBits.end(), true));
+}
+
+double SandboxFilter::measuredFpr(int probes, quint32 seed) const
+{
+    if (probes <= 0)
+        return 0;
+    QRandomGenerator rng(seed);
+    int hits = 0, tried = 0;
+    while (tried < probes) {
+        const QByteArray probe = "probe-" + QByteArray::number(rng.generate64(), 36);
+        if (contains(probe))
+            continue;
+        ++tried;
+        hits += allSet(probe) ? 1 : 0;
+    }
+    return double(hits) / double(probes);
+}
+
+double SandboxFilter::modelFpr() const
+{
+    return modelFpr(double(mNames.size()));
+}
+
+double SandboxFilter::modelFpr(double names) const
+{
+    if (mScheme == Scheme::Classic)
+        return fpr::standard(names, double(size()), mK);
+    return fpr::blocked(names, mGeometry);
+}
+
+QJsonObject SandboxFilter::toJson() const
+{
+    QJsonArray names;
+    for (const QByteArray &n : mNames)
+        names.append(QString::fromUtf8(n));
+    QJsonObject o{
+        {QStringLiteral("format"), QStringLiteral("bloomscope-sandbox-1")},
+        {QStringLiteral("scheme"), mScheme == Scheme::Classic ? QStringLiteral("classic") : QStringLiteral("blocked")},
+        {QStringLiteral("k"), mK},
+        {QStringLiteral("names"), names}};
+    if (mScheme == Scheme::Classic)
+        o.insert(QStringLiteral("bits"), qint64(size()));
+    else {
+        o.insert(QStringLiteral("chunks"), qint64(mGeometry.chunks()));
+        o.insert(QStringLiteral("chunk_bits"), qint64(mGeometry.chunkBits()));
+    }
+    return o;
+}
+
+Result<SandboxFilter> SandboxFilter::fromJson(const QJsonObject &o)
+{
+    if (o.value(QLatin1String("format")).toString() != QLatin1String("bloomscope-sandbox-1"))
+        return makeError(ErrorKind::BadInput, QStringLiteral("not a Bloomscope sandbox (format bloomscope-sandbox-1)"));
+    const QString scheme = o.value(QLatin1String("scheme")).toString();
+    const int k = o.value(QLatin1String("k")).toInt();
+    Result<SandboxFilter> f = makeError(ErrorKind::BadInput, QStringLiteral("unknown scheme '%1'").arg(scheme),
+                                        QStringLiteral("the schemes are classic and blocked"));
+    if (scheme == QLatin1String("classic"))
+        f = classic(quint64(o.value(QLatin1String("bits")).toInteger()), k);
+    else if (scheme == QLatin1String("blocked")) {
+        auto g = Geometry::fromCounts(o.value(QLatin1String("chunks")).toInteger(),
+                                      o.value(QLatin1String("chunk_bits")).toInteger(), k);
+        if (!g)
+            return g.error();
+        f = blocked(*g);
+    }
+    if (!f)
+        return f;
+    for (const QJsonValue &v : o.value(QLatin1String("names")).toArray())
+        if (auto a = f->add(v.toString().toUtf8()); !a)
+            return makeError(ErrorKind::BadInput,
+                             QStringLiteral("the session's name '%1': %2").arg(v.toString(), a.error().message));
+    return f;
+}
+
+} // namespace bloom

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "common/result.h"
+#include "model/geometry.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+namespace bloom {
+
+/**
+ * An in-memory Bloom filter for teaching: no database. Either the classic filter of the reference's
+ * first example (position i = md5("i:" + name) mod m) or the blocked one (any small geometry, placed
+ * exactly as username_bits places a name). It remembers which names set each bit, so a false
+ * positive can be explained ("set by ada and grace").
+ */
+class SandboxFilter {
+public:
+    enum class Scheme { Classic, Blocked };
+
+    /** Every step of one add or check, for the animation and the explanation. */
+    struct Trace {
+        QByteArray name;
+        QByteArray hashed;         ///< what the hash reads: the name, or its lowercase for blocked
+        QList<QByteArray> inputs;  ///< classic: "0:ada", "1:ada", ...; blocked: the one lowered name
+        QList<QByteArray> digests; ///< md5 hex of each input
+        quint32 chunk = 0;         ///< blocked: the chunk the first bits pick
+        QList<quint64> positions;  ///< global bit numbers, in hash order (may repeat)
+        QList<bool> wasSet;        ///< each position's bit before this step
+        bool maybe = false;        ///< every bit was set before (a check's verdict)
+        bool added = false;        ///< the name is one this filter was given
+        QList<QByteArray> setBy;   ///< for a "maybe" on a name never added: who set its bits
+        QString explain() const;   ///< one sentence, as the reference tells it
+    };
+
+    static Result<SandboxFilter> classic(quint64 m, int k);
+    static Result<SandboxFilter> blocked(const Geometry &g);
+
+    Scheme scheme() const { return mScheme; }
+    quint64 size() const { return mBits.size(); }
+    int k() const { return mK; }
+    const Geometry &geometry() const { return mGeometry; } ///< blocked only
+    quint64 chunkBits() const { return mScheme == Scheme::Blocked ? mGeometry.chunkBits() : size(); }
+    QString describe() const;
+
+    /** Where a name goes, without changing anything. */
+    Result<Trace> trace(const QByteArray &name) const;
+    Result<Trace> add(const QByteArray &name);
+    Result<Trace> check(const QByteArray &name) const;
+
+    bool bit(quint64 i) const { return mBits[i]; }
+    quint64 setBits() const;
+    /** The names (indices into names()) that set bit i, in the order they were added. */
+    const QList<int> &owners(quint64 i) const { return mOwners[i]; }
+    const QList<QByteArray> &names() const { return mNames; }
+    bool contains(const QByteArray &name) const { return mIndex.contains(name); }
+
+    /** The share of `probes` never-added names that check "maybe" (deterministic for a seed). */
+    double measuredFpr(int probes, quint32 seed = 1) const;
+    /** The model's rate for the names added so far (classic or blocked formula). */
+    double modelFpr() const;
+    double modelFpr(double names) const;
+
+    QJsonObject toJson() const;
+    static Result<SandboxFilter> fromJson(const QJsonObject &o);
+
+private:
+    SandboxFilter() = default;
+    bool allSet(const QByteArray &name) const;
+
+    Scheme mScheme = Scheme::Classic;
+    Geometry mGeometry;
+    int mK = 0;
+    std::vector<bool> mBits;
+    std::vector<QList<int>> mOwners;
+    QList<QByteArray> mNames;
+    QHash<QByteArray, int> mIndex; ///< name -> its place in mNames (every probe asks)
+};
+
+} // namespace bloom
