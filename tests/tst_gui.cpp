@@ -10,8 +10,11 @@
 #include "postgres/pgconn.h"
 #include "redis/rediswindow.h"
 #include "session/filtersession.h"
+#include "shards/replaypanel.h"
 #include "shards/shardmap.h"
+#include "shards/shardpool.h"
 #include "shards/shardsession.h"
+#include "shards/simulator.h"
 #include "shards/typingview.h"
 #include "step/stepthroughview.h"
 #include "testcluster.h"
@@ -304,25 +307,25 @@ private slots:
         QCOMPARE(t->totals().checks, before + 1);
 
         // The replay: charts and a summary in the reference's terms.
-        t->setReplaySize(20);
+        t->replay()->setReplaySize(20);
         int ticks = 0;
         QTimer ticker;
         connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
         ticker.start(20);
         QElapsedTimer replayTime;
         replayTime.start();
-        t->startReplay();
-        QTRY_VERIFY_WITH_TIMEOUT(t->replayDone(), 60000);
+        t->replay()->startReplay();
+        QTRY_VERIFY_WITH_TIMEOUT(t->replay()->replayDone(), 60000);
         // The replay ran on the worker: the GUI thread kept ticking meanwhile (1 in 3 leaves room).
         QVERIFY2(ticks >= replayTime.elapsed() / 60,
                  qPrintable(QStringLiteral("%1 ticks in %2 ms").arg(ticks).arg(replayTime.elapsed())));
-        const SimulationReport &r = t->lastReplay().report;
+        const SimulationReport &r = t->replay()->lastReplay().report;
         QCOMPARE(r.names, 20);
         QVERIFY(r.shardQueriesWithout >= 18 * 12 * 3);
         QVERIFY(r.shardQueriesWithFilter < r.shardQueriesWithout / 3);
-        QCOMPARE(t->lastReplay().freeNameWithout, 36); // twelve keystrokes on three shards
-        QVERIFY(t->replaySummary().contains(QLatin1String("20 names")));
-        QVERIFY(t->chartPoints().first >= 1 && t->chartPoints().second >= 1);
+        QCOMPARE(t->replay()->lastReplay().freeNameWithout, 36); // twelve keystrokes on three shards
+        QVERIFY(t->replay()->replaySummary().contains(QLatin1String("20 names")));
+        QVERIFY(t->replay()->chartPoints().first >= 1 && t->replay()->chartPoints().second >= 1);
 
         // The audit, shown in the view (read-only: shown, not recorded).
         t->runAudit();

@@ -3,7 +3,10 @@
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
 #include "postgres/pgconn.h"
+#include "shards/audit.h"
 #include "shards/shardmap.h"
+#include "shards/shardpool.h"
+#include "shards/simulator.h"
 #include "testcluster.h"
 
 #include <QJsonDocument>

@@ -5,7 +5,10 @@
 #include "local/demo.h"
 #include "local/localcluster.h"
 #include "postgres/pgconn.h"
+#include "shards/audit.h"
 #include "shards/shardmap.h"
+#include "shards/shardpool.h"
+#include "shards/simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 #include "redis/rediswindow.h"
+#include "shards/replaypanel.h"
 #include "shards/shardsession.h"
 #include "shards/typingview.h"
 #include "step/stepthroughview.h"
@@ -219,15 +220,15 @@ int main(int argc, char **argv)
                     const auto replay = [&window, grab, typed] {
                         bloom::TypingView *t = window.typingView();
                         t->typeText(typed);
-                        t->setReplaySize(300);
+                        t->replay()->setReplaySize(300);
                         QObject::connect(
-                            t, &bloom::TypingView::replayFinished, &window,
+                            t->replay(), &bloom::ReplayPanel::replayFinished, &window,
                             [t, grab] {
                                 QObject::connect(t, &bloom::TypingView::auditShown, t, grab, Qt::SingleShotConnection);
                                 t->runAudit();
                             },
                             Qt::SingleShotConnection);
-                        t->startReplay();
+                        t->replay()->startReplay();
                     };
                     if (window.shardSession()->isOpen())
                         replay();

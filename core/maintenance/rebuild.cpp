@@ -1,5 +1,7 @@
 #include "maintenance/rebuild.h"
 
+#include "maintenance/nameexport.h"
+
 #include "model/name.h"
 #include "model/namereader.h"
 #include "model/placement.h"
@@ -49,81 +51,6 @@ Result<Names> helperNames(Database &db, const QString &liveTable)
     n.pending = n.schema + QStringLiteral(".bloomscope_pending");
     n.record = n.schema + QStringLiteral(".bloomscope_record");
     return n;
-}
-
-/** A batch of names in one buffer (no allocation per name): name i is bytes[ends[i-1] .. ends[i]). */
-struct NameBlock {
-    QByteArray bytes;
-    std::vector<quint32> ends;
-    size_t size() const { return ends.size(); }
-    QByteArrayView at(size_t i) const
-    {
-        const quint32 from = i ? ends[i - 1] : 0;
-        return QByteArrayView(bytes.constData() + from, ends[i] - from);
-    }
-    void append(QByteArrayView name)
-    {
-        bytes.append(name.data(), name.size());
-        ends.push_back(quint32(bytes.size()));
-    }
-};
-
-/** A bounded queue of name batches from the source readers to the hashers. */
-class BatchQueue {
-public:
-    explicit BatchQueue(size_t capacity)
-        : mCapacity(capacity)
-    {
-    }
-    void push(NameBlock batch)
-    {
-        std::unique_lock lock(mMutex);
-        mNotFull.wait(lock, [this] { return mItems.size() < mCapacity || mClosed; });
-        mItems.push_back(std::move(batch));
-        mNotEmpty.notify_one();
-    }
-    bool pop(NameBlock &out)
-    {
-        std::unique_lock lock(mMutex);
-        mNotEmpty.wait(lock, [this] { return !mItems.empty() || mClosed; });
-        if (mItems.empty())
-            return false;
-        out = std::move(mItems.front());
-        mItems.pop_front();
-        mNotFull.notify_one();
-        return true;
-    }
-    void close()
-    {
-        std::lock_guard lock(mMutex);
-        mClosed = true;
-        mNotEmpty.notify_all();
-        mNotFull.notify_all();
-    }
-
-private:
-    std::mutex mMutex;
-    std::condition_variable mNotEmpty, mNotFull;
-    std::deque<NameBlock> mItems;
-    size_t mCapacity;
-    bool mClosed = false;
-};
-
-/** The first column of a COPY text row. */
-QByteArrayView firstField(QByteArrayView line)
-{
-    const void *tab = memchr(line.data(), '\t', size_t(line.size()));
-    return tab ? line.first(static_cast<const char *>(tab) - line.data()) : line;
-}
-
-void setBits(std::vector<std::uint8_t> &bits, const Geometry &g, const Placement &p)
-{
-    const size_t base = size_t(p.chunk) * (g.chunkBits() / 8);
-    for (int j = 0; j < p.k; ++j) {
-        const unsigned pos = p.positions[size_t(j)];
-        std::atomic_ref<std::uint8_t>(bits[base + (pos >> 3)])
-            .fetch_or(std::uint8_t(0x80u >> (pos & 7)), std::memory_order_relaxed);
-    }
 }
 
 } // namespace
@@ -330,128 +257,27 @@ Status Rebuilder::prepare()
 Status Rebuilder::exportAndHash(RebuildReport &r)
 {
     const Geometry &g = mOptions.geometry;
-    mBits.assign(size_t(g.totalBytes()), 0);
-    BatchQueue queue(8);
-    std::atomic<qint64> exported{0};
-    std::mutex errorMutex;
-    QList<Error> errors;
-    QList<QByteArray> nonAscii;
-    const auto fail = [&](Error e) {
-        std::lock_guard lock(errorMutex);
-        errors.append(std::move(e));
-    };
-
-    // Hashers: every core places names and ORs their bits into the array.
-    const int hashers = qMax(1, int(std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (int h = 0; h < hashers; ++h)
-        pool.emplace_back([&] {
-            NameBlock batch;
-            QList<QByteArray> mine;
-            while (queue.pop(batch)) {
-                for (size_t i = 0; i < batch.size(); ++i) {
-                    const QByteArrayView n = batch.at(i);
-                    if (isAscii(n))
-                        setBits(mBits, g, placeAscii(g, n));
-                    else
-                        mine.append(n.toByteArray());
-                }
-                exported += qint64(batch.size());
-            }
-            std::lock_guard lock(errorMutex);
-            nonAscii += mine;
-        });
-
-    // Readers: each shard in a repeatable-read, read-only snapshot, with COPY ... TO STDOUT.
-    std::vector<std::thread> readers;
-    std::atomic<int> finishedReaders{0};
-    struct Finished {
-        std::atomic<int> &count;
-        ~Finished() { ++count; }
-    };
-    for (const ConnectionSpec &source : mOptions.sources)
-        readers.emplace_back([&, source] {
-            Finished finished{finishedReaders};
-            PgConn conn(source.toConninfo());
-            if (!conn.ok()) {
-                fail(makeError(ErrorKind::Connection,
-                               QStringLiteral("source %1: %2").arg(source.describe(), conn.errorMessage())));
-                return;
-            }
-            if (auto s = conn.exec(QStringLiteral("begin isolation level repeatable read read only")); !s) {
-                fail(s.error());
-                return;
-            }
-            NameBlock batch;
-            auto rows = copyOut(conn.handle(), QStringLiteral("copy (%1) to stdout").arg(mOptions.query),
-                                [&](QByteArrayView line) {
-                                    QByteArrayView field = firstField(line);
-                                    QByteArray unescaped;
-                                    if (memchr(field.data(), '\\', size_t(field.size()))) {
-                                        unescaped = copyTextUnescape(field); // rare: escapes or NULL
-                                        if (unescaped.isNull())
-                                            return !cancelled();
-                                        field = unescaped;
-                                    }
-                                    if (validateName(field).ok())
-                                        batch.append(field);
-                                    if (batch.size() >= 50000)
-                                        queue.push(std::exchange(batch, {}));
-                                    return !cancelled();
-                                });
-            if (!rows)
-                fail(makeError(rows.error().kind,
-                               QStringLiteral("source %1: %2").arg(source.describe(), rows.error().message)));
-            queue.push(std::move(batch));
-            (void)conn.exec(QStringLiteral("commit"));
-        });
-    for (const QString &path : mOptions.files)
-        readers.emplace_back([&, path] {
-            Finished finished{finishedReaders};
-            QFile f(path);
-            if (!f.open(QIODevice::ReadOnly)) {
-                fail(makeError(ErrorKind::Io, QStringLiteral("cannot read %1: %2").arg(path, f.errorString())));
-                return;
-            }
-            NameReader reader(&f);
-            bool more = true;
-            while (more && !cancelled()) {
-                QList<QByteArray> names;
-                more = reader.next(50000, names);
-                NameBlock batch;
-                for (const QByteArray &n : names)
-                    batch.append(n);
-                queue.push(std::move(batch));
-            }
-        });
-    // Progress from this thread while the readers run.
-    while (finishedReaders.load() < int(readers.size())) {
-        QThread::msleep(100);
-        report(QStringLiteral("export"), exported.load(), 0);
-    }
-    for (auto &t : readers)
-        t.join();
-    queue.close();
-    for (auto &t : pool)
-        t.join();
-    r.exported = exported.load();
-    if (!errors.isEmpty())
-        return errors.first();
-    if (cancelled())
-        return makeError(ErrorKind::Cancelled, QStringLiteral("rebuild cancelled during the export"));
+    NameExport exporter(g, mBits);
+    exporter.setCancelFlag(mCancel);
+    exporter.setProgress([this](qint64 names) { report(QStringLiteral("export"), names, 0); });
+    auto exported = exporter.run(mOptions.sources, mOptions.query, mOptions.files);
+    if (!exported)
+        return exported.error();
+    r.exported = exported->names;
+    r.perSource = exported->perSource;
 
     // Non-ASCII names: the filter database's lower(), in batches, then their bits.
-    r.nonAscii = nonAscii.size();
-    if (!nonAscii.isEmpty()) {
-        report(QStringLiteral("lower"), 0, nonAscii.size());
+    r.nonAscii = exported->nonAscii.size();
+    if (!exported->nonAscii.isEmpty()) {
+        report(QStringLiteral("lower"), 0, exported->nonAscii.size());
         FilterStore live(mDb, mOptions.live);
         if (auto s = live.attach(); !s)
             return s;
-        auto lowered = live.serverLower(nonAscii);
+        auto lowered = live.serverLower(exported->nonAscii);
         if (!lowered)
             return lowered.error();
         for (const QByteArray &l : *lowered)
-            setBits(mBits, g, placeLowered(g, l));
+            NameExport::setBits(mBits, g, placeLowered(g, l));
     }
     return success();
 }
@@ -566,7 +392,7 @@ Status Rebuilder::exportSql(RebuildReport &r)
                          [&](const CopySink &sink) -> qint64 {
                              out = copyOut(conn.handle(), QStringLiteral("copy (%1) to stdout").arg(mOptions.query),
                                            [&](QByteArrayView line) {
-                                               const QByteArrayView field = firstField(line);
+                                               const QByteArrayView field = copyFirstField(line);
                                                return sink(field.data(), field.size()) && sink("\n", 1);
                                            });
                              return out ? *out : -1;

@@ -38,8 +38,9 @@ struct RebuildProgress {
 };
 
 struct RebuildReport {
-    qint64 exported = 0; ///< names read from the sources
-    qint64 drained = 0;  ///< names added from the pending table
+    qint64 exported = 0;     ///< names read from the sources
+    QList<qint64> perSource; ///< names read from each source (shards, then files)
+    qint64 drained = 0;      ///< names added from the pending table
     qint64 nonAscii = 0;
     double exportSeconds = 0, writeSeconds = 0, indexSeconds = 0, drainSeconds = 0, totalSeconds = 0;
     quint64 arrayBytes = 0;

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "postgres/filterstore.h"
+#include "shards/audit.h"
 #include "shards/shardmap.h"
+#include "shards/simulator.h"
 
 #include <QList>
 #include <QMetaType>

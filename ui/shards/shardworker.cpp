@@ -1,5 +1,7 @@
 #include "shards/shardworker.h"
 
+#include "shards/shardpool.h"
+
 #include <QElapsedTimer>
 
 namespace bloom {

@@ -1,61 +1,32 @@
 #include "shards/typingview.h"
 
+#include "shards/replaypanel.h"
 #include "shards/shardsession.h"
+#include "shards/shardstyle.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChartView>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace bloom {
 
+using shardstyle::ms;
+using shardstyle::WithColour;
+using shardstyle::WithoutColour;
+
 namespace {
 
-const QColor WithColour(0x2e, 0x9e, 0x4f);
-const QColor WithoutColour(0xd9, 0x53, 0x4f);
 constexpr int MaxLogRows = 300;
-// Latency buckets of the histogram, upper edges in milliseconds.
-const double Edges[] = {0.25, 0.5, 1, 2, 4, 8, 16};
-
-QString ms(double v)
-{
-    return QString::number(v, 'f', v < 10 ? 2 : 1);
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[size_t(p * double(v.size() - 1))];
-}
-
-QChartView *chartView(QChart *chart, QWidget *parent)
-{
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    auto *view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
-    return view;
-}
 
 } // namespace
 
@@ -130,111 +101,11 @@ TypingView::TypingView(ShardSession *session, QWidget *parent)
     left->addWidget(live, 1);
     left->addWidget(auditBox);
 
-    // The replay.
-    auto *replayBox = new QGroupBox(tr("Replay: type a list of names, with the filter and without"), this);
-    mReplayNames = new QSpinBox(replayBox);
-    mReplayNames->setObjectName(QStringLiteral("replayNames"));
-    mReplayNames->setRange(1, 100000);
-    mReplayNames->setValue(1000);
-    mTakenPercent = new QSpinBox(replayBox);
-    mTakenPercent->setRange(0, 100);
-    mTakenPercent->setValue(10);
-    mTakenPercent->setSuffix(tr(" % taken"));
-    mTypingMs = new QSpinBox(replayBox);
-    mTypingMs->setRange(10, 2000);
-    mTypingMs->setValue(150);
-    mTypingMs->setSuffix(tr(" ms a key"));
-    mReplayDebounce = new QSpinBox(replayBox);
-    mReplayDebounce->setObjectName(QStringLiteral("replayDebounce"));
-    mReplayDebounce->setRange(0, 2000);
-    mReplayDebounce->setSingleStep(50);
-    mReplayDebounce->setSuffix(tr(" ms debounce"));
-    mReplayDebounce->setSpecialValueText(tr("no debounce"));
-    mReplayButton = new QPushButton(tr("Replay"), replayBox);
-    mReplayButton->setObjectName(QStringLiteral("replayButton"));
-    mCancelButton = new QPushButton(tr("Cancel"), replayBox);
-    mCancelButton->setEnabled(false);
-    mProgress = new QProgressBar(replayBox);
-    mProgress->setFormat(tr("%v of %m names"));
-    connect(mReplayButton, &QPushButton::clicked, this, &TypingView::startReplay);
-    connect(mCancelButton, &QPushButton::clicked, mSession, &ShardSession::cancel);
-    auto *settings = new QHBoxLayout;
-    settings->addWidget(mReplayNames);
-    settings->addWidget(new QLabel(tr("twelve-character names,"), replayBox));
-    settings->addWidget(mTakenPercent);
-    settings->addWidget(mTypingMs);
-    settings->addWidget(mReplayDebounce);
-    settings->addStretch(1);
-    auto *run = new QHBoxLayout;
-    run->addWidget(mReplayButton);
-    run->addWidget(mCancelButton);
-    run->addWidget(mProgress, 1);
-
-    auto *queries = new QChart;
-    queries->setTitle(tr("Shard queries so far (log scale)"));
-    mWithout = new QLineSeries(queries);
-    mWithout->setName(tr("without the filter: every check asks every shard"));
-    mWithout->setPen(QPen(WithoutColour, 2));
-    mWith = new QLineSeries(queries);
-    mWith->setName(tr("with the filter: only a \"maybe\" asks"));
-    mWith->setPen(QPen(WithColour, 2));
-    queries->addSeries(mWithout);
-    queries->addSeries(mWith);
-    mNamesAxis = new QValueAxis(queries);
-    mNamesAxis->setTitleText(tr("names typed"));
-    mNamesAxis->setLabelFormat(QStringLiteral("%.0f"));
-    mNamesAxis->setRange(0, 1000);
-    mQueriesAxis = new QLogValueAxis(queries);
-    mQueriesAxis->setBase(10);
-    mQueriesAxis->setLabelFormat(QStringLiteral("%g"));
-    mQueriesAxis->setRange(1, 1e6);
-    mQueriesAxis->setTitleText(tr("shard queries"));
-    queries->addAxis(mNamesAxis, Qt::AlignBottom);
-    queries->addAxis(mQueriesAxis, Qt::AlignLeft);
-    for (QAbstractSeries *s : queries->series()) {
-        s->attachAxis(mNamesAxis);
-        s->attachAxis(mQueriesAxis);
-    }
-
-    auto *latency = new QChart;
-    latency->setTitle(tr("Latency of a check (share of checks)"));
-    mLatencyWith = new QBarSet(tr("with the filter (and shards on maybe)"));
-    mLatencyWith->setColor(WithColour);
-    mLatencyWithout = new QBarSet(tr("shards only"));
-    mLatencyWithout->setColor(WithoutColour);
-    auto *bars = new QBarSeries(latency);
-    bars->append(mLatencyWith);
-    bars->append(mLatencyWithout);
-    latency->addSeries(bars);
-    QStringList buckets;
-    buckets << QStringLiteral("0-0.25"); // axis labels are rich text: no "<"
-    for (size_t i = 1; i < std::size(Edges); ++i)
-        buckets << QStringLiteral("%1-%2").arg(Edges[i - 1]).arg(Edges[i]);
-    buckets << QStringLiteral(">=%1").arg(Edges[std::size(Edges) - 1]);
-    auto *bucketAxis = new QBarCategoryAxis(latency);
-    bucketAxis->append(buckets);
-    mLatencyAxis = new QValueAxis(latency);
-    mLatencyAxis->setRange(0, 100);
-    mLatencyAxis->setLabelFormat(QStringLiteral("%.0f%%"));
-    bucketAxis->setTitleText(tr("milliseconds"));
-    latency->addAxis(bucketAxis, Qt::AlignBottom);
-    latency->addAxis(mLatencyAxis, Qt::AlignLeft);
-    bars->attachAxis(bucketAxis);
-    bars->attachAxis(mLatencyAxis);
-
-    mReplayLine = new QLabel(tr("Replay types each name key by key; the shards count the same queries."), replayBox);
-    mReplayLine->setObjectName(QStringLiteral("replaySummary"));
-    mReplayLine->setWordWrap(true);
-    auto *replayLayout = new QVBoxLayout(replayBox);
-    replayLayout->addLayout(settings);
-    replayLayout->addLayout(run);
-    replayLayout->addWidget(chartView(queries, replayBox), 1);
-    replayLayout->addWidget(chartView(latency, replayBox), 1);
-    replayLayout->addWidget(mReplayLine);
+    mReplay = new ReplayPanel(mSession, this);
 
     auto *columns = new QHBoxLayout;
     columns->addLayout(left, 5);
-    columns->addWidget(replayBox, 6);
+    columns->addWidget(mReplay, 6);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(mState);
     layout->addLayout(columns, 1);
@@ -248,8 +119,6 @@ TypingView::TypingView(ShardSession *session, QWidget *parent)
     connect(mSession, &ShardSession::openFailed, this,
             [this](const Error &e) { setUnavailable(tr("The shards could not be opened: %1").arg(e.toString())); });
     connect(mSession, &ShardSession::checked, this, &TypingView::onChecked);
-    connect(mSession, &ShardSession::replayProgress, this, &TypingView::onProgress);
-    connect(mSession, &ShardSession::replayFinished, this, &TypingView::onReplayFinished);
     connect(mSession, &ShardSession::auditRead, this, &TypingView::onAudit);
     connect(mSession, &ShardSession::failed, this, &TypingView::onFailed);
     setEnabledAll(false);
@@ -264,14 +133,9 @@ void TypingView::setUnavailable(const QString &why)
 
 void TypingView::setEnabledAll(bool on)
 {
-    for (QWidget *w : std::initializer_list<QWidget *>{mInput, mDebounce, mReplayButton, mAuditButton, mReplayNames,
-                                                       mTakenPercent, mTypingMs, mReplayDebounce})
+    for (QWidget *w : std::initializer_list<QWidget *>{mInput, mDebounce, mAuditButton})
         w->setEnabled(on);
-}
-
-void TypingView::setReplaySize(int names)
-{
-    mReplayNames->setValue(names);
+    mReplay->setControlsEnabled(on);
 }
 
 void TypingView::runAudit()
@@ -396,91 +260,6 @@ QString TypingView::logCell(int row, int column) const
     return item ? item->text() : QString();
 }
 
-void TypingView::startReplay()
-{
-    if (!mSession->isOpen() || mSession->busy())
-        return;
-    mReplayDone = false;
-    mWith->clear();
-    mWithout->clear();
-    mWith->append(0, 1);
-    mWithout->append(0, 1);
-    mNamesAxis->setRange(0, mReplayNames->value());
-    mProgress->setRange(0, mReplayNames->value());
-    mProgress->setValue(0);
-    mReplayButton->setEnabled(false);
-    mCancelButton->setEnabled(true);
-    mReplayLine->setText(tr("Typing %1 names...").arg(mReplayNames->value()));
-    ReplayRequest r;
-    r.names = mReplayNames->value();
-    r.takenShare = mTakenPercent->value() / 100.0;
-    r.options.typingMs = mTypingMs->value();
-    r.options.debounceMs = mReplayDebounce->value();
-    mSession->replay(r);
-}
-
-void TypingView::onProgress(const ReplayPoint &p)
-{
-    mProgress->setValue(int(p.namesDone));
-    mWith->append(double(p.namesDone), double(qMax<qint64>(1, p.queriesWith)));
-    mWithout->append(double(p.namesDone), double(qMax<qint64>(1, p.queriesWithout)));
-    double top = 10;
-    while (top < double(p.queriesWithout))
-        top *= 10;
-    mQueriesAxis->setRange(1, top);
-}
-
-void TypingView::onReplayFinished(const ReplayResult &r)
-{
-    mLastReplay = r;
-    mReplayDone = true;
-    mReplayButton->setEnabled(true);
-    mCancelButton->setEnabled(false);
-    const auto histogram = [](const std::vector<double> &v, QBarSet *set) {
-        QList<qreal> counts(int(std::size(Edges)) + 1, 0);
-        for (double x : v)
-            ++counts[int(std::upper_bound(std::begin(Edges), std::end(Edges), x) - std::begin(Edges))];
-        set->remove(0, set->count());
-        for (qreal c : counts)
-            set->append(v.empty() ? 0 : 100.0 * c / double(v.size()));
-    };
-    histogram(r.filterMs, mLatencyWith);
-    histogram(r.shardsMs, mLatencyWithout);
-    mReplayLine->setText(replaySummary());
-    emit replayFinished();
-}
-
-QPair<int, int> TypingView::chartPoints() const
-{
-    return {int(mWith->count()), int(mWithout->count())};
-}
-
-QString TypingView::replaySummary() const
-{
-    const SimulationReport &s = mLastReplay.report;
-    if (!mReplayDone || s.names == 0)
-        return {};
-    const double n = double(s.names);
-    return tr("%1 names, %2 checks on %3 shards. Without the filter: %4 shard queries (%5 a name; one "
-              "twelve-character free name: %6), p50 %7 ms, p99 %8 ms. With it: %9 (%10 a name; that name: %11), "
-              "p50 %12 ms, p99 %13 ms. %14 checks said maybe, %15 of them deleted accounts' names.")
-        .arg(s.names)
-        .arg(s.checks)
-        .arg(mLastReplay.shards)
-        .arg(s.shardQueriesWithout)
-        .arg(double(s.shardQueriesWithout) / n, 0, 'f', 1)
-        .arg(mLastReplay.freeNameWithout)
-        .arg(ms(percentile(mLastReplay.shardsMs, 0.5)))
-        .arg(ms(percentile(mLastReplay.shardsMs, 0.99)))
-        .arg(s.shardQueriesWithFilter)
-        .arg(double(s.shardQueriesWithFilter) / n, 0, 'f', 1)
-        .arg(mLastReplay.freeNameWith)
-        .arg(ms(percentile(mLastReplay.filterMs, 0.5)))
-        .arg(ms(percentile(mLastReplay.filterMs, 0.99)))
-        .arg(s.filterMaybes)
-        .arg(s.deletedScatterGathers);
-}
-
 void TypingView::onAudit(const AuditState &s)
 {
     mAuditButton->setEnabled(mSession->isOpen());
@@ -533,8 +312,6 @@ QString TypingView::auditText() const
 
 void TypingView::onFailed(ShardTask task, const Error &e)
 {
-    mReplayButton->setEnabled(mSession->isOpen());
-    mCancelButton->setEnabled(false);
     mAuditButton->setEnabled(mSession->isOpen());
     const QString what = shardTaskName(task);
     const QString text = e.kind == ErrorKind::Cancelled ? tr("The %1 was cancelled.").arg(what)
@@ -547,8 +324,7 @@ void TypingView::onFailed(ShardTask task, const Error &e)
     case ShardTask::Check:
         mNameLine->setText(text.toHtmlEscaped());
         break;
-    case ShardTask::Replay:
-        mReplayLine->setText(text);
+    case ShardTask::Replay: // shown by the replay panel
         break;
     }
 }

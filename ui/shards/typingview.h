@@ -4,23 +4,16 @@
 
 #include <QWidget>
 
-class QBarSet;
-class QCategoryAxis;
-class QChart;
 class QLabel;
 class QLineEdit;
-class QLineSeries;
-class QLogValueAxis;
-class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
-class QValueAxis;
-class QBarCategoryAxis;
 
 namespace bloom {
 
+class ReplayPanel;
 class ShardSession;
 
 /**
@@ -46,31 +39,22 @@ public:
     const Totals &nameTotals() const { return mName; }
     int loggedChecks() const;
     QString logCell(int row, int column) const;
-    bool replayDone() const { return mReplayDone; }
-    const ReplayResult &lastReplay() const { return mLastReplay; }
     QString auditText() const;
-    QString replaySummary() const;
-    /** Points drawn on the queries chart: {with the filter, without}. */
-    QPair<int, int> chartPoints() const;
 
-    /** Starts a replay with the settings in the view (the screenshot and the tests use it). */
-    void startReplay();
-    void setReplaySize(int names);
     /** Types `text` into the live field one key at a time, as a user would. */
     void typeText(const QString &text);
+    /** The replay panel beside the live typing. */
+    ReplayPanel *replay() const { return mReplay; }
     /** Runs an audit of 1,000 users a shard, as the button does. */
     void runAudit();
 
 signals:
-    void replayFinished();
     void auditShown();
 
 private:
     void keystroke(const QString &text);
     void fire();
     void onChecked(int token, const KeystrokeCheck &k);
-    void onProgress(const ReplayPoint &p);
-    void onReplayFinished(const ReplayResult &r);
     void onAudit(const AuditState &s);
     void onFailed(ShardTask task, const Error &e);
     void updateTotals();
@@ -79,8 +63,6 @@ private:
     ShardSession *mSession;
     Totals mTotals, mName;
     QString mCurrent;
-    bool mReplayDone = false;
-    ReplayResult mLastReplay;
     AuditState mAudit;
 
     QLabel *mState = nullptr;
@@ -91,21 +73,7 @@ private:
     QLabel *mNameLine = nullptr;
     QLabel *mSessionLine = nullptr;
 
-    QSpinBox *mReplayNames = nullptr;
-    QSpinBox *mTakenPercent = nullptr;
-    QSpinBox *mTypingMs = nullptr;
-    QSpinBox *mReplayDebounce = nullptr;
-    QPushButton *mReplayButton = nullptr;
-    QPushButton *mCancelButton = nullptr;
-    QProgressBar *mProgress = nullptr;
-    QLabel *mReplayLine = nullptr;
-    QLineSeries *mWith = nullptr;
-    QLineSeries *mWithout = nullptr;
-    QValueAxis *mNamesAxis = nullptr;
-    QLogValueAxis *mQueriesAxis = nullptr;
-    QBarSet *mLatencyWith = nullptr;
-    QBarSet *mLatencyWithout = nullptr;
-    QValueAxis *mLatencyAxis = nullptr;
+    ReplayPanel *mReplay = nullptr;
 
     QLabel *mAuditLine = nullptr;
     QPushButton *mAuditButton = nullptr;

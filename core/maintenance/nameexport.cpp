@@ -1,0 +1,241 @@
+#include "maintenance/nameexport.h"
+
+#include "model/name.h"
+#include "model/namereader.h"
+#include "model/placement.h"
+#include "postgres/pgconn.h"
+#include "postgres/pgcopy.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QThread>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace bloom {
+
+namespace {
+
+/** A batch of names in one buffer (no allocation per name): name i is bytes[ends[i-1] .. ends[i]). */
+struct NameBlock {
+    QByteArray bytes;
+    std::vector<quint32> ends;
+    size_t size() const { return ends.size(); }
+    QByteArrayView at(size_t i) const
+    {
+        const quint32 from = i ? ends[i - 1] : 0;
+        return QByteArrayView(bytes.constData() + from, ends[i] - from);
+    }
+    void append(QByteArrayView name)
+    {
+        bytes.append(name.data(), name.size());
+        ends.push_back(quint32(bytes.size()));
+    }
+};
+
+/** A bounded queue of name batches from the source readers to the hashers. */
+class BatchQueue {
+public:
+    explicit BatchQueue(size_t capacity)
+        : mCapacity(capacity)
+    {
+    }
+    void push(NameBlock batch)
+    {
+        std::unique_lock lock(mMutex);
+        mNotFull.wait(lock, [this] { return mItems.size() < mCapacity || mClosed; });
+        mItems.push_back(std::move(batch));
+        mNotEmpty.notify_one();
+    }
+    bool pop(NameBlock &out)
+    {
+        std::unique_lock lock(mMutex);
+        mNotEmpty.wait(lock, [this] { return !mItems.empty() || mClosed; });
+        if (mItems.empty())
+            return false;
+        out = std::move(mItems.front());
+        mItems.pop_front();
+        mNotFull.notify_one();
+        return true;
+    }
+    void close()
+    {
+        std::lock_guard lock(mMutex);
+        mClosed = true;
+        mNotEmpty.notify_all();
+        mNotFull.notify_all();
+    }
+
+private:
+    std::mutex mMutex;
+    std::condition_variable mNotEmpty, mNotFull;
+    std::deque<NameBlock> mItems;
+    size_t mCapacity;
+    bool mClosed = false;
+};
+} // namespace
+
+QByteArrayView copyFirstField(QByteArrayView line)
+{
+    const void *tab = memchr(line.data(), '\t', size_t(line.size()));
+    return tab ? line.first(static_cast<const char *>(tab) - line.data()) : line;
+}
+
+void NameExport::setBits(std::vector<std::uint8_t> &bits, const Geometry &g, const Placement &p)
+{
+    const size_t base = size_t(p.chunk) * (g.chunkBits() / 8);
+    for (int j = 0; j < p.k; ++j) {
+        const unsigned pos = p.positions[size_t(j)];
+        std::atomic_ref<std::uint8_t>(bits[base + (pos >> 3)])
+            .fetch_or(std::uint8_t(0x80u >> (pos & 7)), std::memory_order_relaxed);
+    }
+}
+
+NameExport::NameExport(const Geometry &geometry, std::vector<std::uint8_t> &bits)
+    : mGeometry(geometry)
+    , mBits(bits)
+{
+}
+
+Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const QString &query,
+                                     const QStringList &files)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const Geometry &g = mGeometry;
+    if (mBits.size() != size_t(g.totalBytes()))
+        mBits.assign(size_t(g.totalBytes()), 0);
+    ExportReport report;
+    const qsizetype sourceCount = sources.size() + files.size();
+    std::vector<qint64> perSource(static_cast<size_t>(sourceCount), 0); // each reader writes its own slot
+    BatchQueue queue(8);
+    std::atomic<qint64> exported{0};
+    std::mutex errorMutex;
+    QList<Error> errors;
+    QList<QByteArray> nonAscii;
+    const auto fail = [&](Error e) {
+        std::lock_guard lock(errorMutex);
+        errors.append(std::move(e));
+    };
+
+    // Hashers: every core places names and ORs their bits into the array.
+    const int hashers = qMax(1, int(std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (int h = 0; h < hashers; ++h)
+        pool.emplace_back([&] {
+            NameBlock batch;
+            QList<QByteArray> mine;
+            while (queue.pop(batch)) {
+                for (size_t i = 0; i < batch.size(); ++i) {
+                    const QByteArrayView n = batch.at(i);
+                    if (isAscii(n))
+                        setBits(mBits, g, placeAscii(g, n));
+                    else
+                        mine.append(n.toByteArray());
+                }
+                exported += qint64(batch.size());
+            }
+            std::lock_guard lock(errorMutex);
+            nonAscii += mine;
+        });
+
+    // Readers: each shard in a repeatable-read, read-only snapshot, with COPY ... TO STDOUT.
+    std::vector<std::thread> readers;
+    std::atomic<int> finishedReaders{0};
+    struct Finished {
+        std::atomic<int> &count;
+        ~Finished() { ++count; }
+    };
+    for (qsizetype si = 0; si < sources.size(); ++si)
+        readers.emplace_back([&, si] {
+            const ConnectionSpec &source = sources[si];
+            Finished finished{finishedReaders};
+            PgConn conn(source.toConninfo());
+            if (!conn.ok()) {
+                fail(makeError(ErrorKind::Connection,
+                               QStringLiteral("source %1: %2").arg(source.describe(), conn.errorMessage())));
+                return;
+            }
+            if (auto s = conn.exec(QStringLiteral("begin isolation level repeatable read read only")); !s) {
+                fail(s.error());
+                return;
+            }
+            NameBlock batch;
+            qint64 valid = 0;
+            auto rows =
+                copyOut(conn.handle(), QStringLiteral("copy (%1) to stdout").arg(query), [&](QByteArrayView line) {
+                    QByteArrayView field = copyFirstField(line);
+                    QByteArray unescaped;
+                    if (memchr(field.data(), '\\', size_t(field.size()))) {
+                        unescaped = copyTextUnescape(field); // rare: escapes or NULL
+                        if (unescaped.isNull())
+                            return !cancelled();
+                        field = unescaped;
+                    }
+                    if (validateName(field).ok()) {
+                        batch.append(field);
+                        ++valid;
+                    }
+                    if (batch.size() >= 50000)
+                        queue.push(std::exchange(batch, {}));
+                    return !cancelled();
+                });
+            if (!rows)
+                fail(makeError(rows.error().kind,
+                               QStringLiteral("source %1: %2").arg(source.describe(), rows.error().message)));
+            queue.push(std::move(batch));
+            perSource[size_t(si)] = valid;
+            (void)conn.exec(QStringLiteral("commit"));
+        });
+    for (qsizetype fi = 0; fi < files.size(); ++fi)
+        readers.emplace_back([&, fi] {
+            const QString &path = files[fi];
+            Finished finished{finishedReaders};
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly)) {
+                fail(makeError(ErrorKind::Io, QStringLiteral("cannot read %1: %2").arg(path, f.errorString())));
+                return;
+            }
+            NameReader reader(&f);
+            bool more = true;
+            qint64 valid = 0;
+            while (more && !cancelled()) {
+                QList<QByteArray> names;
+                more = reader.next(50000, names);
+                NameBlock batch;
+                for (const QByteArray &n : names)
+                    batch.append(n);
+                valid += names.size();
+                queue.push(std::move(batch));
+            }
+            perSource[size_t(sources.size() + fi)] = valid;
+        });
+    // Progress from this thread while the readers run.
+    while (finishedReaders.load() < int(readers.size())) {
+        QThread::msleep(100);
+        if (mProgress)
+            mProgress(exported.load());
+    }
+    for (auto &t : readers)
+        t.join();
+    queue.close();
+    for (auto &t : pool)
+        t.join();
+    report.names = exported.load();
+    for (const auto &n : perSource)
+        report.perSource.append(n);
+    report.nonAscii = std::move(nonAscii);
+    report.seconds = double(clock.nsecsElapsed()) / 1e9;
+    if (!errors.isEmpty())
+        return errors.first();
+    if (cancelled())
+        return makeError(ErrorKind::Cancelled, QStringLiteral("rebuild cancelled during the export"));
+    return report;
+}
+
+} // namespace bloom

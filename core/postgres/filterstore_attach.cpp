@@ -1,0 +1,205 @@
+// FilterStore's attach: find the table and function, discover the geometry, prove the placement.
+#include "postgres/filterstore.h"
+
+#include "postgres/filtersql.h"
+#include "postgres/pgarray.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <bit>
+
+namespace bloom {
+
+namespace {
+
+QString bitsText(const QList<int> &bits)
+{
+    QStringList s;
+    for (int b : bits)
+        s << QString::number(b);
+    return QLatin1Char('{') + s.join(QLatin1Char(',')) + QLatin1Char('}');
+}
+
+} // namespace
+
+QList<QByteArray> probeNames()
+{
+    // Mixed case on purpose: a function that skips lower() must fail the probe.
+    QList<QByteArray> names{"ada", "Grace", "ALAN", "bjarne", "Edsger", "barbara", "DonaldK", "frances"};
+    for (int i = 0; i < 24; ++i)
+        names.append("bloomscope-probe-" + QByteArray::number(i));
+    return names;
+}
+
+Result<std::pair<bool, bool>> FilterStore::tableAndFunctionExist()
+{
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("select to_regclass(?) is not null, to_regprocedure(? || '(text)') is not null"));
+    q.addBindValue(mTable);
+    q.addBindValue(mFunction);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("looking for %1").arg(mTable));
+    return std::pair{q.value(0).toBool(), q.value(1).toBool()};
+}
+
+Status FilterStore::init(const Geometry &g)
+{
+    auto exist = tableAndFunctionExist();
+    if (!exist)
+        return exist.error();
+    if (exist->first)
+        return makeError(ErrorKind::Usage, QStringLiteral("table %1 already exists; init never overwrites").arg(mTable),
+                         QStringLiteral("choose another name with --table, or attach to the existing filter"));
+    if (exist->second)
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("function %1(text) already exists; init never overwrites").arg(mFunction),
+                         QStringLiteral("choose another name with --function"));
+    if (!mDb.db().transaction())
+        return makeError(ErrorKind::Server, QStringLiteral("cannot begin a transaction"));
+    const QString comment = QStringLiteral("bloomscope filter: chunks=%1 chunk_bits=%2 k=%3 function=%4 created=%5")
+                                .arg(g.chunks())
+                                .arg(g.chunkBits())
+                                .arg(g.k())
+                                .arg(mRef.function, QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    // A utility statement takes no parameters: the comment is our own text, quoted as a literal.
+    const QString literal =
+        QLatin1Char('\'') + QString(comment).replace(QLatin1Char('\''), QStringLiteral("''")) + QLatin1Char('\'');
+    QSqlQuery create(mDb.db());
+    if (!create.exec(renderFilterSql(g, mTable, mFunction)) ||
+        !create.exec(QStringLiteral("comment on table %1 is %2").arg(mTable, literal))) {
+        Error e = Database::queryError(create, QStringLiteral("creating %1").arg(mTable));
+        mDb.db().rollback();
+        return e;
+    }
+    if (!mDb.db().commit())
+        return makeError(ErrorKind::Server, QStringLiteral("commit failed while creating %1").arg(mTable));
+    return attach();
+}
+
+Status FilterStore::attach()
+{
+    mAttached = false;
+    if (auto s = discover(); !s)
+        return s;
+    mAttached = true;
+    return success();
+}
+
+Status FilterStore::discover()
+{
+    auto exist = tableAndFunctionExist();
+    if (!exist)
+        return exist.error();
+    if (!exist->first)
+        return makeError(ErrorKind::MissingFilter,
+                         QStringLiteral("there is no table %1 in %2").arg(mTable, mDb.spec().describe()),
+                         QStringLiteral("check --table and --db, or create the filter with 'bloomctl init'"));
+    if (!exist->second)
+        return makeError(ErrorKind::MissingFilter,
+                         QStringLiteral("there is no function %1(text) in %2").arg(mFunction, mDb.spec().describe()),
+                         QStringLiteral("check --function, or create the filter with 'bloomctl init'"));
+
+    QSqlQuery q(mDb.db());
+    // Columns: chunk integer and bits bit(B).
+    q.prepare(QStringLiteral("select a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid::regtype::text, "
+                             "a.atttypmod from pg_attribute a where a.attrelid = to_regclass(?) and a.attnum > 0 "
+                             "and not a.attisdropped order by a.attnum"));
+    q.addBindValue(mTable);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading the columns of %1").arg(mTable));
+    QString chunkType, bitsType;
+    qint64 bitLength = -1;
+    QStringList columns;
+    while (q.next()) {
+        const QString name = q.value(0).toString();
+        columns << name + QLatin1Char(' ') + q.value(1).toString();
+        if (name == QLatin1String("chunk"))
+            chunkType = q.value(2).toString();
+        else if (name == QLatin1String("bits")) {
+            bitsType = q.value(2).toString();
+            bitLength = q.value(3).toLongLong();
+        }
+    }
+    const QString found = columns.join(QStringLiteral(", "));
+    if (chunkType != QLatin1String("integer") && chunkType != QLatin1String("bigint") &&
+        chunkType != QLatin1String("smallint"))
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("table %1 has no integer column 'chunk' (it has: %2)").arg(mTable, found),
+                         QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
+    if (bitsType != QLatin1String("bit") || bitLength <= 0)
+        return makeError(
+            ErrorKind::ForeignFilter,
+            QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)").arg(mTable, found),
+            QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
+
+    if (!q.exec(QStringLiteral("select count(*), min(chunk), max(chunk) from %1").arg(mTable)) || !q.next())
+        return Database::queryError(q, QStringLiteral("counting the rows of %1").arg(mTable));
+    const qint64 rows = q.value(0).toLongLong();
+    const qint64 minChunk = q.value(1).toLongLong();
+    const qint64 maxChunk = q.value(2).toLongLong();
+    if (rows == 0 || !std::has_single_bit(quint64(rows)) || minChunk != 0 || maxChunk != rows - 1)
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("table %1 has %2 rows, chunks %3..%4: a filter has 2^c rows numbered 0..2^c-1")
+                             .arg(mTable)
+                             .arg(rows)
+                             .arg(minChunk)
+                             .arg(maxChunk),
+                         QStringLiteral("a missing chunk row would make its names look free; restore the rows "
+                                        "(insert ... 0::bit(N)) or rebuild the filter"));
+
+    // Probe the function: k is the most bits a probe sets; then every probe must place as core does.
+    const QList<QByteArray> probes = probeNames();
+    q.prepare(QStringLiteral("select p.ord, (p.f).chunk, (p.f).mask::text from (select t.ord, %1(t.name) f "
+                             "from unnest(?::text[]) with ordinality as t(name, ord)) p order by p.ord")
+                  .arg(mFunction));
+    q.addBindValue(textArray(probes, 0, probes.size()));
+    if (!q.exec())
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("calling %1(text) failed: %2").arg(mFunction, q.lastError().databaseText()),
+                         QStringLiteral("the function must return (chunk int, mask bit(N)) like username_bits"));
+    QList<std::pair<quint32, QList<int>>> server;
+    int k = 0;
+    while (q.next()) {
+        const QByteArray mask = q.value(2).toString().toLatin1();
+        if (mask.size() != bitLength)
+            return makeError(ErrorKind::ForeignFilter,
+                             QStringLiteral("%1 returns masks of %2 bits but %3.bits is bit(%4)")
+                                 .arg(mFunction)
+                                 .arg(mask.size())
+                                 .arg(mTable)
+                                 .arg(bitLength),
+                             QStringLiteral("the table and function belong to different filters; pair them "
+                                            "with --table and --function"));
+        QList<int> bits;
+        for (int i = 0; i < mask.size(); ++i)
+            if (mask[i] == '1')
+                bits.append(i);
+        k = qMax(k, int(bits.size()));
+        server.append({q.value(1).toUInt(), bits});
+    }
+    auto g = Geometry::fromCounts(rows, bitLength, k);
+    if (!g)
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("%1 with %2 is not a geometry Bloomscope can place names in: %3")
+                             .arg(mTable, mFunction, g.error().message));
+    for (qsizetype i = 0; i < probes.size(); ++i) {
+        const Placement mine = placeAscii(*g, probes[i]);
+        if (mine.chunk != server[i].first || mine.setBits() != server[i].second)
+            return makeError(
+                ErrorKind::ForeignFilter,
+                QStringLiteral("%1 does not place names the reference way for the geometry found (%2): for '%3' "
+                               "it gives chunk %4 bits %5, the reference placement is chunk %6 bits %7")
+                    .arg(mFunction, g->describe(), QString::fromLatin1(probes[i]))
+                    .arg(server[i].first)
+                    .arg(bitsText(server[i].second))
+                    .arg(mine.chunk)
+                    .arg(bitsText(mine.setBits())),
+                QStringLiteral("Bloomscope reads filters whose function cuts md5(lower(name)) into a chunk "
+                               "and k positions; attaching to this one would give wrong answers"));
+    }
+    mGeometry = *g;
+    return success();
+}
+
+} // namespace bloom

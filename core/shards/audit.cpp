@@ -1,0 +1,111 @@
+#include "shards/audit.h"
+
+#include "postgres/database.h"
+#include "postgres/filterstore.h"
+#include "postgres/pgconn.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+namespace bloom {
+
+Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perShard, qint64 probes)
+{
+    AuditReport r;
+    QList<QByteArray> names;
+    for (int i = 0; i < map.shards.size(); ++i) {
+        PgConn c(map.shards[i].toConninfo());
+        if (!c.ok())
+            return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(c.errorMessage()));
+        auto rows = c.column(QStringLiteral("select %1 from %2 order by random() limit $1")
+                                 .arg(c.quoteIdentifier(map.column), c.quoteIdentifier(map.table)),
+                             {QByteArray::number(perShard)});
+        if (!rows)
+            return rows.error();
+        for (const QByteArray &n : *rows)
+            if (validateName(n).ok())
+                names.append(n);
+    }
+    r.sampled = names.size();
+    auto placed = store.place(names);
+    if (!placed)
+        return placed.error();
+    auto verdicts = store.check(*placed);
+    if (!verdicts)
+        return verdicts.error();
+    for (qsizetype i = 0; i < names.size(); ++i)
+        if (!verdicts->at(i))
+            r.falseNegatives.append(names[i]);
+    auto sample = store.sampleFpr(probes);
+    if (!sample)
+        return sample.error();
+    r.probes = sample->probes;
+    r.falsePositives = sample->falsePositives;
+    r.measured = sample->measured;
+    r.low95 = sample->low95;
+    r.high95 = sample->high95;
+    r.estimated = sample->estimated;
+    r.shards = int(map.shards.size());
+    r.at = QDateTime::currentDateTimeUtc();
+    return r;
+}
+
+Status recordAudit(Database &db, const QString &filterTable, const AuditReport &r)
+{
+    if (auto s = db.exec(QStringLiteral(
+            "create table if not exists bloomscope_audit (id bigserial primary key, filter_table text not null, "
+            "at timestamptz not null default now(), shards int not null, sampled bigint not null, "
+            "false_negatives jsonb not null, probes bigint not null, false_positives bigint not null, "
+            "measured float8 not null, low95 float8 not null, high95 float8 not null, estimated float8 not null)"));
+        !s)
+        return s;
+    QJsonArray fn;
+    for (const QByteArray &n : r.falseNegatives)
+        fn.append(QString::fromUtf8(n));
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("insert into bloomscope_audit (filter_table, at, shards, sampled, false_negatives, "
+                             "probes, false_positives, measured, low95, high95, estimated) "
+                             "values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v :
+         {QVariant(filterTable), QVariant(r.at.isValid() ? r.at : QDateTime::currentDateTimeUtc()), QVariant(r.shards),
+          QVariant(r.sampled), QVariant(QString::fromUtf8(QJsonDocument(fn).toJson(QJsonDocument::Compact))),
+          QVariant(r.probes), QVariant(r.falsePositives), QVariant(r.measured), QVariant(r.low95), QVariant(r.high95),
+          QVariant(r.estimated)})
+        q.addBindValue(v);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("recording the audit in bloomscope_audit"));
+    return success();
+}
+
+Result<std::optional<AuditReport>> lastAudit(Database &db, const QString &filterTable)
+{
+    QSqlQuery q(db.db());
+    if (!q.exec(QStringLiteral("select to_regclass('bloomscope_audit') is not null")) || !q.next())
+        return Database::queryError(q, QStringLiteral("looking for bloomscope_audit"));
+    if (!q.value(0).toBool())
+        return std::optional<AuditReport>{};
+    q.prepare(QStringLiteral("select at, shards, sampled, false_negatives::text, probes, false_positives, measured, "
+                             "low95, high95, estimated from bloomscope_audit where filter_table = ? "
+                             "order by at desc, id desc limit 1"));
+    q.addBindValue(filterTable);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading the last audit"));
+    if (!q.next())
+        return std::optional<AuditReport>{};
+    AuditReport r;
+    r.at = q.value(0).toDateTime();
+    r.shards = q.value(1).toInt();
+    r.sampled = q.value(2).toLongLong();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(3).toString().toUtf8()).array())
+        r.falseNegatives.append(v.toString().toUtf8());
+    r.probes = q.value(4).toLongLong();
+    r.falsePositives = q.value(5).toLongLong();
+    r.measured = q.value(6).toDouble();
+    r.low95 = q.value(7).toDouble();
+    r.high95 = q.value(8).toDouble();
+    r.estimated = q.value(9).toDouble();
+    return std::optional<AuditReport>{r};
+}
+
+} // namespace bloom
