@@ -204,7 +204,7 @@ private slots:
         QVERIFY(r.err.contains("Fix:"));
         r = bloomctl({QStringLiteral("--table"), QStringLiteral("missing"), QStringLiteral("info")});
         QCOMPARE(r.code, 4);
-        QVERIFY(r.err.contains("no table \"missing\""));
+        QVERIFY(r.err.contains("no table public.missing"));
         r = bloomctl({QStringLiteral("check")});
         QCOMPARE(r.code, 2);
         r = bloomctl({QStringLiteral("check"), QString()});

@@ -1,4 +1,5 @@
 #include "admin/rebuilddialog.h"
+#include "admin/swapdialog.h"
 #include "connect/connectdialog.h"
 #include "fpr/fprview.h"
 #include "heatmap/chunkgridwidget.h"
@@ -19,12 +20,15 @@
 #include "step/stepthroughview.h"
 #include "testcluster.h"
 
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
 #include <QTimer>
@@ -182,16 +186,50 @@ private slots:
         wizard.show();
         QVERIFY(wizard.previewText().contains(QLatin1String("Now")));
         QVERIFY(wizard.previewText().contains(QLatin1String("After")));
+        // It starts from the live filter: its k and chunk size, twice its chunks; nothing smaller to confirm.
+        QCOMPARE(wizard.options().geometry.chunks(), 262144u);
+        QCOMPARE(wizard.options().geometry.chunkBits(), 8192u);
+        QCOMPARE(wizard.options().geometry.k(), 7);
+        QVERIFY(!wizard.allowSmaller()->isVisibleTo(&wizard));
+        // A smaller filter than the live one needs its own confirmation, which says what it costs.
+        auto *chunks = wizard.findChild<QSpinBox *>(QStringLiteral("chunksLog2"));
+        chunks->setValue(16);
+        QVERIFY(wizard.allowSmaller()->isVisibleTo(&wizard));
+        QVERIFY(wizard.allowSmaller()->text().contains(QLatin1String("FPR would be")));
+        QVERIFY(!wizard.startButton()->isEnabled());
+        wizard.allowSmaller()->setChecked(true);
+        QVERIFY(wizard.startButton()->isEnabled());
+        wizard.allowSmaller()->setChecked(false);
+        chunks->setValue(18);
+        QVERIFY(wizard.startButton()->isEnabled());
         wizard.setSources({mCluster.connectionString(QStringLiteral("shard"))}, QString());
         wizard.start();
         QTRY_VERIFY_WITH_TIMEOUT(!wizard.rebuiltTable().isEmpty(), 60000);
+        QCOMPARE(wizard.startButton()->text(), QStringLiteral("Swap now..."));
+        QVERIFY(wizard.startButton()->isEnabled());
         if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
             wizard.grab().save(dir + QStringLiteral("/rebuild.png"));
-        SwapDialog swap(spec);
+        SwapDialog swap(spec, FilterRef{});
+        QSignalSpy checked(&swap, &SwapDialog::checked);
         swap.show();
-        QTRY_VERIFY_WITH_TIMEOUT(swap.readyToSwap(), 30000);
+        QVERIFY(checked.wait(30000));
         QVERIFY(swap.comparisonText().contains(QLatin1String("username_filter_v2")));
         QVERIFY(swap.comparisonText().contains(QLatin1String("131072 chunks")));
+        // The shard holds 5,000 of the live filter's names: the guard refuses, with both counts.
+        QVERIFY2(swap.verdictText().contains(QLatin1String("Refused")), qPrintable(swap.verdictText()));
+        QVERIFY2(swap.verdictText().contains(QLatin1String("read 5,000 names from 1 source")),
+                 qPrintable(swap.verdictText()));
+        QVERIFY(swap.comparisonText().contains(QLatin1String("5,000")));
+        QVERIFY(!swap.readyToSwap());
+        QVERIFY(swap.allowFewerNames()->isVisible());
+        // The confirmation defaults to Cancel and shows the SQL.
+        {
+            std::unique_ptr<QMessageBox> box(swap.confirmation());
+            QCOMPARE(box->defaultButton(), box->button(QMessageBox::Cancel));
+            QVERIFY(box->detailedText().contains(QLatin1String("rename to")));
+        }
+        swap.allowFewerNames()->setChecked(true); // the DBA says the names were deleted
+        QVERIFY(swap.readyToSwap());
         if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
             swap.grab().save(dir + QStringLiteral("/swap.png"));
         swap.swapNow();

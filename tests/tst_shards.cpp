@@ -199,7 +199,7 @@ private slots:
         QVERIFY(out.contains("measured FPR"));
         // The report is kept beside the filter for the GUI.
         auto db = Database::open(*ConnectionSpec::parse(filterDb()));
-        auto last = lastAudit(**db, QStringLiteral("username_filter"));
+        auto last = lastAudit(**db, QualifiedName{QStringLiteral("public"), QStringLiteral("username_filter")});
         QVERIFY(last.ok() && last->has_value());
         QCOMPARE((*last)->sampled, 1500);
         QCOMPARE((*last)->shards, 3);
@@ -210,7 +210,7 @@ private slots:
         QVERIFY(shard.exec(QStringLiteral("insert into users values (999999, 'sneaked-in')")).ok());
         QCOMPARE(bloomctl({QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("5000")}, &out), 7);
         QVERIFY2(out.contains("FALSE NEGATIVES") && out.contains("sneaked-in"), out.constData());
-        last = lastAudit(**db, QStringLiteral("username_filter"));
+        last = lastAudit(**db, QualifiedName{QStringLiteral("public"), QStringLiteral("username_filter")});
         QCOMPARE((*last)->falseNegatives, QList<QByteArray>{"sneaked-in"});
         QVERIFY(shard.exec(QStringLiteral("delete from users where id = 999999")).ok());
     }

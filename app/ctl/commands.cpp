@@ -4,9 +4,12 @@
 #include "model/name.h"
 #include "model/namereader.h"
 #include "postgres/connectionspec.h"
+#include "postgres/identifier.h"
 #include "stdindevice.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <cstdio>
 #include <signal.h>
@@ -44,9 +47,15 @@ Commands:
                         build a new filter from the shards (and files) while the live one
                         keeps serving; names added meanwhile are recorded and drained in
   rebuild --abort       restore the live function and remove an interrupted rebuild
-  swap TABLE [--yes]    make the rebuilt TABLE and its function the live pair, in one
-                        transaction; the old pair is kept under a dated name
-  drop-old [--yes]      drop the old pair a swap kept, and the rebuild's helpers
+  swap TABLE [--yes] [--allow-fewer-names] [--accept-uncarried] [--shards MAP]
+          [--audit-sample N]
+                        make the rebuilt TABLE and its function the live pair, in one
+                        transaction, with the live pair's owner, grants, comments, indexes
+                        and triggers; the old pair is kept under a dated name. Refused
+                        (exit 8) when the new filter holds fewer names than the live one
+                        (estimated; 2% tolerance), when sampled users of the sources (or
+                        MAP) check free in it, or when something cannot be carried over
+  drop-old [--yes]      drop the old pairs the swaps recorded (nothing else)
   check --exact --shards MAP NAME...
                         the filter first; on "maybe", every shard in parallel: free or taken,
                         with the shard queries sent and the slowest shard's time
@@ -85,8 +94,16 @@ Options:
   --k K                 bits per name (default 7)
   --csv                 CSV output (fill)
   --sample N            probes for fpr
-  --yes                 do not ask before swap or drop-old
+  --yes                 do not ask before swap, drop-old or rebuild --abort
+  --into-function F     the rebuilt function (default: the --into table + _bits)
+  --allow-smaller       rebuild into a geometry with fewer bits than the live filter's
+  --version             the version
   -h, --help            this text
+
+Names of tables and functions are plain names or schema.name, used as given (case kept) and
+quoted by bloomctl; a value with a double quote, a control character or more than one dot is
+a usage error (exit 2). Errors go to stderr; with --json they are one JSON object there:
+{"error": {"code": 3, "kind": "connection", "message": "...", "fix": "..."}}.
 
 Exit codes:
   0    success
@@ -98,6 +115,9 @@ Exit codes:
   5    bad input: a name or input line was rejected (valid lines were still processed)
   6    signup: the name is taken
   7    audit: a real user checks free (a false negative)
+  8    refused by a guard: a swap that would lose names (fewer names, an audit miss, drained
+       names missing) or rights (what cannot be carried over), or a rebuild to a smaller
+       geometry; the message names the counts and the flag that overrides it
   130  interrupted with Ctrl-C (server-side work is cancelled)
 )";
 
@@ -133,6 +153,8 @@ int exitCodeFor(ErrorKind kind)
         return ExitBadInput;
     case ErrorKind::Cancelled:
         return ExitCancelled;
+    case ErrorKind::Refused:
+        return ExitRefused;
     case ErrorKind::Server:
     case ErrorKind::Cluster:
     case ErrorKind::Io:
@@ -151,10 +173,21 @@ Args parseArgs(const QStringList &argv)
         QStringLiteral("source"),      QStringLiteral("query"),      QStringLiteral("file"),
         QStringLiteral("method"),      QStringLiteral("target-fpr"), QStringLiteral("expected-names"),
         QStringLiteral("into"),        QStringLiteral("grace"),      QStringLiteral("redis"),
-        QStringLiteral("key"),         QStringLiteral("bits")};
-    static const QSet<QString> flags{QStringLiteral("json"),      QStringLiteral("help"), QStringLiteral("csv"),
-                                     QStringLiteral("abort"),     QStringLiteral("yes"),  QStringLiteral("exact"),
-                                     QStringLiteral("no-record"), QStringLiteral("js"),   QStringLiteral("redis-demo")};
+        QStringLiteral("key"),         QStringLiteral("bits"),       QStringLiteral("into-function"),
+        QStringLiteral("audit-sample")};
+    static const QSet<QString> flags{QStringLiteral("json"),
+                                     QStringLiteral("help"),
+                                     QStringLiteral("csv"),
+                                     QStringLiteral("abort"),
+                                     QStringLiteral("yes"),
+                                     QStringLiteral("exact"),
+                                     QStringLiteral("no-record"),
+                                     QStringLiteral("js"),
+                                     QStringLiteral("redis-demo"),
+                                     QStringLiteral("version"),
+                                     QStringLiteral("allow-fewer-names"),
+                                     QStringLiteral("accept-uncarried"),
+                                     QStringLiteral("allow-smaller")};
     Args a;
     for (qsizetype i = 0; i < argv.size(); ++i) {
         const QString &w = argv[i];
@@ -204,12 +237,55 @@ Context::Context(Args args)
 {
 }
 
+QString errorKindName(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::Usage:
+        return QStringLiteral("usage");
+    case ErrorKind::Connection:
+        return QStringLiteral("connection");
+    case ErrorKind::Authentication:
+        return QStringLiteral("authentication");
+    case ErrorKind::MissingDatabase:
+        return QStringLiteral("missing_database");
+    case ErrorKind::Encoding:
+        return QStringLiteral("encoding");
+    case ErrorKind::MissingFilter:
+        return QStringLiteral("missing_filter");
+    case ErrorKind::ForeignFilter:
+        return QStringLiteral("foreign_filter");
+    case ErrorKind::BadInput:
+        return QStringLiteral("bad_input");
+    case ErrorKind::Server:
+        return QStringLiteral("server");
+    case ErrorKind::Cancelled:
+        return QStringLiteral("cancelled");
+    case ErrorKind::Cluster:
+        return QStringLiteral("cluster");
+    case ErrorKind::Io:
+        return QStringLiteral("io");
+    case ErrorKind::Refused:
+        return QStringLiteral("refused");
+    }
+    return QStringLiteral("error");
+}
+
 int Context::fail(const Error &e)
 {
     mOut.flush();
-    mErr << "bloomctl: " << e.toString() << "\n";
+    const int code = exitCodeFor(e.kind);
+    if (json()) {
+        QJsonObject o{{QStringLiteral("code"), code},
+                      {QStringLiteral("kind"), errorKindName(e.kind)},
+                      {QStringLiteral("message"), e.message}};
+        if (!e.fix.isEmpty())
+            o.insert(QStringLiteral("fix"), e.fix);
+        mErr << QJsonDocument(QJsonObject{{QStringLiteral("error"), o}}).toJson(QJsonDocument::Compact) << "\n";
+    } else {
+        mErr << "bloomctl: " << e.toString() << "\n";
+    }
     mErr.flush();
-    return exitCodeFor(e.kind);
+    return code;
 }
 
 bool Context::confirm(const QString &what)
@@ -230,6 +306,8 @@ bool Context::confirm(const QString &what)
 
 int Context::usage(const QString &message)
 {
+    if (json())
+        return fail(makeError(ErrorKind::Usage, message, QStringLiteral("see bloomctl --help")));
     mErr << "bloomctl: " << message << "\nTry 'bloomctl --help'.\n";
     mErr.flush();
     return ExitUsage;
@@ -333,6 +411,15 @@ int run(const QStringList &argv)
         c.out() << HelpText;
         return ExitOk;
     }
+    if (a.flag("version")) {
+        c.out() << "bloomctl " << BLOOMSCOPE_VERSION << "\n";
+        return ExitOk;
+    }
+    // Names are checked before anything connects: a hostile or mistyped value never reaches SQL.
+    for (const char *option : {"table", "function", "into", "into-function"})
+        for (const QString &v : a.all(option))
+            if (auto n = QualifiedName::parse(v, QStringLiteral("--") + QLatin1String(option)); !n)
+                return c.fail(n.error());
     if (a.positional.isEmpty()) {
         c.err() << HelpText;
         return ExitUsage;

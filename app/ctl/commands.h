@@ -14,6 +14,7 @@ enum Exit : int {
     ExitBadInput = 5,      ///< a name or input line was rejected (the valid rest was still processed)
     ExitTaken = 6,         ///< signup: the name is taken
     ExitFalseNegative = 7, ///< audit: a real user checks "free" (a red alarm)
+    ExitRefused = 8,       ///< a guard refused: a swap that would lose names or rights, a shrinking rebuild
     ExitCancelled = 130,   ///< interrupted (Ctrl-C); server-side work was cancelled
 };
 

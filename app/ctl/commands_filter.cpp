@@ -81,7 +81,7 @@ int cmdInfo(Context &c)
     const double names = fill->estimatedNames();
     const double fprNow = fill->estimatedFpr();
     const double capacity = fpr::capacity(g, 0.01);
-    auto rebuild = Rebuilder::state(**c.database());
+    auto rebuild = Rebuilder::state(**c.database(), s->ref());
     if (!rebuild)
         return c.fail(rebuild.error());
     if (c.json()) {
@@ -90,6 +90,7 @@ int cmdInfo(Context &c)
                       {QStringLiteral("rebuild_in_progress"), rebuild->exists},
                       {QStringLiteral("rebuild_into"), rebuild->exists ? QJsonValue(rebuild->newTable) : QJsonValue()},
                       {QStringLiteral("rebuild_stage"), rebuild->exists ? QJsonValue(rebuild->stage) : QJsonValue()},
+                      {QStringLiteral("rebuild_interrupted"), rebuild->exists && !rebuild->running},
                       {QStringLiteral("table"), s->ref().table},
                       {QStringLiteral("function"), s->ref().function},
                       {QStringLiteral("chunks"), qint64(g.chunks())},
@@ -135,8 +136,15 @@ int cmdInfo(Context &c)
       << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
       << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze " << when(health->lastAutoanalyze)
       << '\n';
-    if (const RebuildState *st = &*rebuild; st->exists)
-        o << "rebuild         into " << st->newTable << ", stage " << st->stage << ", started "
+    if (const RebuildState *st = &*rebuild; st->exists && !st->running) {
+        o << "REBUILD INTERRUPTED into " << st->newTable << " (stage " << st->stage << ", started "
+          << st->startedAt.toUTC().toString(Qt::ISODate) << "): no Bloomscope session is running it, yet the live "
+          << "function still records every name it places (" << st->pending << " pending).\n"
+          << "                Finish it with 'bloomctl swap " << st->newTable << "' if it is ready, or undo it with "
+          << "'bloomctl rebuild --abort'\n";
+        c.err() << "bloomctl: warning: an interrupted rebuild into " << st->newTable << " is still recording names\n";
+    } else if (st->exists)
+        o << "rebuild         running into " << st->newTable << ", stage " << st->stage << ", started "
           << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
           << " pending name(s): the live function records every name until 'bloomctl swap " << st->newTable
           << "' or 'bloomctl rebuild --abort'\n";

@@ -4,10 +4,14 @@
 
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
+#include "model/geometry.h"
+#include "shards/shardmap.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
 #include <unistd.h>
 
 namespace bloom::cli {
@@ -21,6 +25,10 @@ void printJson(Context &c, const QJsonObject &o)
 
 } // namespace
 
+namespace {
+FilterRef liveRef(const Args &a);
+}
+
 int cmdRebuild(Context &c)
 {
     const Args &a = c.args();
@@ -28,15 +36,19 @@ int cmdRebuild(Context &c)
     if (!db)
         return c.fail(db.error());
     if (a.flag("abort")) {
-        if (auto s = Rebuilder::abort(**db); !s)
+        if (!c.confirm(QStringLiteral("Abort the rebuild: restore the live function and drop the half-built pair "
+                                      "and its pending names?")))
+            return ExitUsage;
+        if (auto s = Rebuilder::abort(**db, liveRef(a)); !s)
             return c.fail(s.error());
         c.out() << "rebuild aborted: the live function is restored and the rebuild's tables are gone\n";
         return ExitOk;
     }
     RebuildOptions o;
-    o.live.table = a.option("table", o.live.table);
-    o.live.function = a.option("function", o.live.function);
+    o.live = liveRef(a);
     o.intoTable = a.option("into");
+    o.intoFunction = a.option("into-function");
+    o.allowSmaller = a.flag("allow-smaller");
     if (o.intoTable.isEmpty())
         return c.usage(QStringLiteral("rebuild needs --into TABLE (or --abort)"));
     for (const QString &s : a.all("source")) {
@@ -60,11 +72,22 @@ int cmdRebuild(Context &c)
         o.geometry = sizing->geometry;
         c.err() << "bloomctl: sized for " << qRound64(names) << " names at " << target << ": " << o.geometry.describe()
                 << " (FPR " << sizing->fpr << ")\n";
-    } else {
+    } else if (a.has("chunks") || a.has("chunk-bits") || a.has("k")) {
         auto g = geometryFromArgs(a);
         if (!g)
             return c.fail(g.error());
         o.geometry = *g;
+    } else {
+        // The reference's growth step: the live filter's k and chunk size, twice its chunks.
+        FilterStore live(**db, o.live);
+        if (auto s = live.attach(); !s)
+            return c.fail(s.error());
+        auto g = Geometry::create(qMin(live.geometry().chunkLog2() + 1, Geometry::MaxChunkLog2),
+                                  live.geometry().bitsLog2(), live.geometry().k());
+        if (!g)
+            return c.fail(g.error());
+        o.geometry = *g;
+        c.err() << "bloomctl: no geometry given: twice the live filter's chunks, " << o.geometry.describe() << "\n";
     }
     Rebuilder rebuilder(**db, o);
     rebuilder.setCancelFlag(&Context::interrupted());
@@ -111,18 +134,104 @@ int cmdRebuild(Context &c)
     return ExitOk;
 }
 
+namespace {
+
+FilterRef liveRef(const Args &a)
+{
+    FilterRef live;
+    live.table = a.option("table", live.table);
+    live.function = a.option("function", live.function);
+    return live;
+}
+
+QJsonObject checkJson(const SwapCheck &k)
+{
+    QJsonArray sources;
+    for (const SourceCount &s : k.perSource)
+        sources.append(QJsonObject{{QStringLiteral("source"), s.source}, {QStringLiteral("names"), s.names}});
+    QJsonArray misses;
+    for (const QByteArray &n : k.auditMisses)
+        misses.append(QString::fromUtf8(n));
+    return QJsonObject{{QStringLiteral("live_table"), k.liveTable},
+                       {QStringLiteral("new_table"), k.newTable},
+                       {QStringLiteral("live_estimated_names"), k.liveNames},
+                       {QStringLiteral("new_estimated_names"), k.newNames},
+                       {QStringLiteral("missing_share"), k.missingShare},
+                       {QStringLiteral("tolerance"), k.tolerance},
+                       {QStringLiteral("per_source"), sources},
+                       {QStringLiteral("pending"), k.pending},
+                       {QStringLiteral("carried"), QJsonArray::fromStringList(k.carried)},
+                       {QStringLiteral("not_carried"), QJsonArray::fromStringList(k.notCarried)},
+                       {QStringLiteral("audited"), k.audited},
+                       {QStringLiteral("audit_sampled"), k.auditSampled},
+                       {QStringLiteral("audit_misses"), misses}};
+}
+
+void printCheck(Context &c, const SwapCheck &k)
+{
+    QTextStream &e = c.err();
+    e << "live " << k.liveTable << ": " << k.liveGeometry.describe() << ", about "
+      << formatCount(std::llround(k.liveNames)) << " names\n"
+      << "new  " << k.newTable << ": " << k.newGeometry.describe() << ", about "
+      << formatCount(std::llround(k.newNames)) << " names\n";
+    for (const SourceCount &s : k.perSource)
+        e << "  the rebuild read " << formatCount(s.names) << " names from " << s.source << "\n";
+    e << "  pending names to drain: " << formatCount(k.pending)
+      << "; live names the new filter would miss: " << QString::number(k.missingShare * 100, 'f', 1) << "%\n";
+    e << "  audit: "
+      << (k.audited ? QStringLiteral("%1 sampled users, %2 free in the new table")
+                          .arg(formatCount(k.auditSampled))
+                          .arg(k.auditMisses.size())
+                    : k.auditNote)
+      << "\n";
+    e << "  carried over: "
+      << (k.carried.isEmpty() ? QStringLiteral("nothing to carry") : k.carried.join(QStringLiteral("; "))) << "\n";
+    if (!k.notCarried.isEmpty())
+        e << "  cannot be carried over: " << k.notCarried.join(QStringLiteral("; ")) << "\n";
+    e << "the swap runs:\n" << k.sql;
+}
+
+} // namespace
+
 int cmdSwap(Context &c)
 {
-    if (c.args().positional.size() != 2)
+    const Args &a = c.args();
+    if (a.positional.size() != 2)
         return c.usage(QStringLiteral("swap takes the rebuilt TABLE"));
     auto db = c.database();
     if (!db)
         return c.fail(db.error());
-    const QString table = c.args().positional[1];
+    const QString table = a.positional[1];
+    SwapOptions o;
+    o.live = liveRef(a);
+    o.allowFewerNames = a.flag("allow-fewer-names");
+    o.allowUncarried = a.flag("accept-uncarried");
+    if (a.has("audit-sample")) {
+        bool ok = false;
+        o.auditSample = a.option("audit-sample").toLongLong(&ok);
+        if (!ok || o.auditSample < 0)
+            return c.usage(QStringLiteral("--audit-sample takes a count (0 skips the audit)"));
+    }
+    if (a.has("shards")) {
+        auto map = ShardMap::load(a.option("shards"));
+        if (!map)
+            return c.fail(map.error());
+        o.shards = *map;
+    }
+    // The guard first: nothing is asked or changed when it refuses.
+    auto check = Rebuilder::checkSwap(**db, table, o);
+    if (!check)
+        return c.fail(check.error());
+    if (!c.json() || !a.flag("yes"))
+        printCheck(c, *check);
+    if (!check->refusal.isEmpty())
+        return c.fail(makeError(ErrorKind::Refused,
+                                QStringLiteral("refusing to swap in %1: %2").arg(table, check->refusal),
+                                check->refusalFix));
     if (!c.confirm(QStringLiteral("Swap %1 in as the live filter (%2 and its function are kept under a dated name)?")
-                       .arg(table, c.args().option("table", QStringLiteral("username_filter")))))
+                       .arg(check->newTable, check->liveTable)))
         return ExitUsage;
-    auto r = Rebuilder::swap(**db, table);
+    auto r = Rebuilder::swap(**db, table, o);
     if (!r)
         return c.fail(r.error());
     if (c.json())
@@ -130,11 +239,15 @@ int cmdSwap(Context &c)
                                  {QStringLiteral("old_function"), r->oldFunction},
                                  {QStringLiteral("drained_in_swap"), r->drainedInSwap},
                                  {QStringLiteral("exclusive_ms"), r->exclusiveMs},
-                                 {QStringLiteral("lock_ms"), r->lockMs}});
+                                 {QStringLiteral("lock_ms"), r->lockMs},
+                                 {QStringLiteral("guard"), checkJson(r->check)}});
     else
         c.out() << "swapped in " << table << "; the old pair is " << r->oldTable << " / " << r->oldFunction
                 << "(text)\n"
-                << "  " << r->drainedInSwap << " names drained inside the swap; checks waited "
+                << "  carried over: "
+                << (r->check.carried.isEmpty() ? QStringLiteral("nothing to carry")
+                                               : r->check.carried.join(QStringLiteral("; ")))
+                << "\n  " << r->drainedInSwap << " names drained inside the swap; checks waited "
                 << QString::number(r->exclusiveMs, 'f', 1) << " ms, adds " << QString::number(r->lockMs, 'f', 1)
                 << " ms\n  drop the old pair with: bloomctl drop-old\n";
     return ExitOk;
@@ -145,10 +258,16 @@ int cmdDropOld(Context &c)
     auto db = c.database();
     if (!db)
         return c.fail(db.error());
-    FilterRef live;
-    live.table = c.args().option("table", live.table);
-    live.function = c.args().option("function", live.function);
-    if (!c.confirm(QStringLiteral("Drop every %1_old_* table and %2_old_* function?").arg(live.table, live.function)))
+    const FilterRef live = liveRef(c.args());
+    auto pairs = Rebuilder::dropOld(**db, live, /*dryRun=*/true);
+    if (!pairs)
+        return c.fail(pairs.error());
+    if (pairs->isEmpty()) {
+        c.out() << "no old pair recorded by a swap of " << live.table << ": nothing to drop\n";
+        return ExitOk;
+    }
+    if (!c.confirm(QStringLiteral("Drop %1 (the old pair the swap kept) in one transaction?")
+                       .arg(pairs->join(QStringLiteral(", ")))))
         return ExitUsage;
     auto r = Rebuilder::dropOld(**db, live);
     if (!r)

@@ -88,7 +88,7 @@ int cmdAudit(Context &c)
         return c.fail(r.error());
     // Kept beside the filter so the GUI shows the last audit; a read-only role only loses the record.
     if (!c.args().flag("no-record"))
-        if (auto rec = recordAudit(**c.database(), (*store)->ref().table, *r); !rec)
+        if (auto rec = recordAudit(**c.database(), (*store)->tableName(), *r); !rec)
             c.err() << "bloomctl: the audit ran but was not recorded: " << rec.error().message
                     << " (grant CREATE/INSERT for bloomscope_audit, or pass --no-record)\n";
     if (c.json()) {
@@ -230,7 +230,7 @@ int cmdSignup(Context &c)
     }
     const quint64 id = QRandomGenerator::global()->generate64() >> 1;
     const int shard = int(id % quint64(map->shards.size()));
-    PgConn conn(map->shards[shard].toConninfo());
+    PgConn conn(map->shards[shard].toConninfo(), PgConn::SearchPath::CatalogFirst);
     if (!conn.ok())
         return c.fail(
             makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(shard).arg(conn.errorMessage())));

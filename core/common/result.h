@@ -21,6 +21,7 @@ enum class ErrorKind {
     Cancelled,       ///< the user cancelled
     Cluster,         ///< the private local PostgreSQL could not be created or started
     Io,              ///< a local file could not be read or written
+    Refused,         ///< a guard refused an action that would lose names or rights (swap, shrink)
 };
 
 /** An error as a value: what happened and how to fix it. Core never shows it; callers decide. */

@@ -84,7 +84,7 @@ Result<QString> startShardedDemo(LocalCluster &cluster, qint64 names, int shards
         const QString db = QStringLiteral("users_%1").arg(i);
         if (auto s = cluster.createDatabase(db); !s)
             return s.error();
-        PgConn c(cluster.connectionString(db));
+        PgConn c(cluster.connectionString(db)); // our own private cluster
         if (auto s = c.exec(QStringLiteral("create table users (id bigint primary key, username text not null)")); !s)
             return s.error();
         QByteArray rows;

@@ -283,7 +283,7 @@ Status LocalCluster::stop()
 
 Status LocalCluster::exec(const QString &database, const QString &sql) const
 {
-    PgConn conn(connectionString(database));
+    PgConn conn(connectionString(database)); // our own private cluster: set-up SQL as written
     if (!conn.ok())
         return makeError(ErrorKind::Connection, conn.errorMessage());
     return conn.exec(sql);
@@ -291,7 +291,7 @@ Status LocalCluster::exec(const QString &database, const QString &sql) const
 
 Status LocalCluster::createDatabase(const QString &name, const QString &encoding) const
 {
-    PgConn conn(connectionString());
+    PgConn conn(connectionString(), PgConn::SearchPath::Pinned);
     if (!conn.ok())
         return makeError(ErrorKind::Connection, conn.errorMessage());
     // A non-UTF-8 encoding only goes with the C locale.

@@ -155,7 +155,7 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
         readers.emplace_back([&, si] {
             const ConnectionSpec &source = sources[si];
             Finished finished{finishedReaders};
-            PgConn conn(source.toConninfo());
+            PgConn conn(source.toConninfo(), PgConn::SearchPath::CatalogFirst);
             if (!conn.ok()) {
                 fail(makeError(ErrorKind::Connection,
                                QStringLiteral("source %1: %2").arg(source.describe(), conn.errorMessage())));

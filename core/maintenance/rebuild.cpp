@@ -1,7 +1,9 @@
 #include "maintenance/rebuild.h"
 
+#include "maintenance/helpers.h"
 #include "maintenance/nameexport.h"
 
+#include "model/fprmodel.h"
 #include "model/name.h"
 #include "model/namereader.h"
 #include "model/placement.h"
@@ -11,12 +13,16 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlQuery>
 #include <QThread>
 
 #include <libpq-fe.h>
 
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -24,36 +30,12 @@
 
 namespace bloom {
 
+using maintenance::helpers;
+
 namespace {
-
-/** Where the helper objects of a rebuild live: beside the live table. */
-struct Names {
-    QString schema;  // quoted
-    QString state;   // schema.bloomscope_rebuild
-    QString pending; // schema.bloomscope_pending
-    QString record;  // schema.bloomscope_record
-};
-
-Result<Names> helperNames(Database &db, const QString &liveTable)
-{
-    QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("select n.nspname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
-                             "where c.oid = to_regclass(?)"));
-    q.addBindValue(db.quoteIdentifier(liveTable));
-    if (!q.exec())
-        return Database::queryError(q, QStringLiteral("finding the schema of %1").arg(liveTable));
-    QString schema = QStringLiteral("public");
-    if (q.next())
-        schema = q.value(0).toString();
-    Names n;
-    n.schema = db.quoteIdentifier(schema);
-    n.state = n.schema + QStringLiteral(".bloomscope_rebuild");
-    n.pending = n.schema + QStringLiteral(".bloomscope_pending");
-    n.record = n.schema + QStringLiteral(".bloomscope_record");
-    return n;
+constexpr qint64 RebuildLockKey = 0x626c6f6f; // "bloo": with the live table's oid, the rebuild's advisory lock
 }
-
-} // namespace
+using maintenance::trustedHelperExists;
 
 Rebuilder::Rebuilder(Database &filterDb, RebuildOptions options)
     : mDb(filterDb)
@@ -81,24 +63,31 @@ void Rebuilder::pauseForTests(const QString &stage)
     }
 }
 
-Result<RebuildState> Rebuilder::state(Database &db)
+Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
 {
     RebuildState st;
-    QSqlQuery q(db.db());
-    if (!q.exec(QStringLiteral("select n.nspname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
-                               "where c.relname = 'bloomscope_rebuild' and c.relkind = 'r' limit 1")))
-        return Database::queryError(q, QStringLiteral("looking for a rebuild"));
-    if (!q.next())
+    auto h = helpers(db, live);
+    if (!h)
+        return h.error();
+    auto exists = trustedHelperExists(db, *h, h->state);
+    if (!exists)
+        return exists.error();
+    if (!*exists)
         return st;
-    const QString schema = db.quoteIdentifier(q.value(0).toString());
-    if (!q.exec(
-            QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
-                           "(select count(*) from %1.bloomscope_pending where not drained) from %1.bloomscope_rebuild")
-                .arg(schema)))
+    QSqlQuery q(db.db());
+    if (!q.exec(QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
+                               "(select count(*) from %1 where not drained), per_source, "
+                               "exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and "
+                               "l.classid = %3 and l.objid = pg_catalog.to_regclass(%4)::oid and l.objsubid = 2 "
+                               "and l.granted) from %2")
+                    .arg(h->pending, h->state)
+                    .arg(RebuildLockKey)
+                    .arg(db.quoteLiteral(h->liveTable.quoted()))))
         return Database::queryError(q, QStringLiteral("reading the rebuild state"));
     if (!q.next())
         return st;
     st.exists = true;
+    st.schema = h->liveTable.schema;
     st.liveTable = q.value(0).toString();
     st.liveFunction = q.value(1).toString();
     st.newTable = q.value(2).toString();
@@ -106,6 +95,9 @@ Result<RebuildState> Rebuilder::state(Database &db)
     st.stage = q.value(4).toString();
     st.startedAt = q.value(5).toDateTime();
     st.pending = q.value(6).toLongLong();
+    st.running = q.value(8).toBool();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(7).toString().toUtf8()).array())
+        st.perSource.append({v[QLatin1String("source")].toString(), qint64(v[QLatin1String("names")].toDouble())});
     return st;
 }
 
@@ -114,19 +106,50 @@ Result<RebuildReport> Rebuilder::run()
     QElapsedTimer clock;
     clock.start();
     mClock = &clock;
+    if (mOptions.sources.isEmpty() && mOptions.files.isEmpty())
+        return makeError(ErrorKind::Usage, QStringLiteral("a rebuild needs --source CONNINFO or --file NAMES"));
+    // The rebuild's advisory lock, held by this session while it runs: `info` tells a running
+    // rebuild from an interrupted one by it (and a second rebuild of the same filter waits for none).
+    if (auto s = mDb.exec(QStringLiteral("select pg_catalog.pg_advisory_lock(%1, pg_catalog.to_regclass(%2)::oid::int)")
+                              .arg(RebuildLockKey)
+                              .arg(mDb.quoteLiteral(FilterStore(mDb, mOptions.live).quotedTable())));
+        !s)
+        return s.error();
+    struct Unlock {
+        Rebuilder *r;
+        ~Unlock() { (void)r->mDb.exec(QStringLiteral("select pg_catalog.pg_advisory_unlock_all()")); }
+    } unlock{this};
+    if (auto s = prepare(); !s)
+        return s.error();
+    auto r = runPrepared();
+    if (r)
+        return r;
+    // A rebuild that fails or is cancelled leaves the live filter as it found it: the application's
+    // function back, the half-built pair and the pending names gone. Only a rebuild that cannot
+    // reach its server any more (or is killed) leaves that to 'rebuild --abort'.
+    Error e = r.error();
+    if (mDb.db().isOpen() && mDb.db().transaction())
+        mDb.db().rollback(); // whatever the failure left open
+    if (auto s = abort(mDb, mOptions.live); s) {
+        e.message += QStringLiteral("; the live function was restored and the partial rebuild removed");
+    } else {
+        e.message += QStringLiteral("; restoring the live function failed too (%1), so it still records every "
+                                    "name it places")
+                         .arg(s.error().message);
+        e.fix = QStringLiteral("run 'bloomctl rebuild --abort' once the server is reachable");
+    }
+    return e;
+}
+
+Result<RebuildReport> Rebuilder::runPrepared()
+{
+    QElapsedTimer &clock = *mClock;
     RebuildReport r;
     r.newTable = mOptions.intoTable;
     r.newFunction = mOptions.intoFunction;
-    if (mOptions.sources.isEmpty() && mOptions.files.isEmpty())
-        return makeError(ErrorKind::Usage, QStringLiteral("a rebuild needs --source CONNINFO or --file NAMES"));
-    if (auto s = prepare(); !s)
-        return s.error();
     const auto stage = [this](const char *name) {
         pauseForTests(QString::fromLatin1(name));
-        return cancelled() ? Status(makeError(ErrorKind::Cancelled,
-                                              QStringLiteral("rebuild cancelled; the live filter is untouched. "
-                                                             "Clean up with: bloomctl rebuild --abort")))
-                           : success();
+        return cancelled() ? Status(makeError(ErrorKind::Cancelled, QStringLiteral("rebuild cancelled"))) : success();
     };
     // Names the live function places from now on are recorded. An add that happened just before
     // and whose user row commits after the export snapshot is covered by the grace wait.
@@ -140,6 +163,8 @@ Result<RebuildReport> Rebuilder::run()
     if (auto s = mOptions.sqlMethod ? exportSql(r) : exportAndHash(r); !s)
         return s.error();
     r.exportSeconds = double(t.nsecsElapsed()) / 1e9;
+    if (auto s = recordSources(r); !s)
+        return s.error();
     if (auto s = stage("write"); !s)
         return s.error();
     if (!mOptions.sqlMethod) {
@@ -154,7 +179,7 @@ Result<RebuildReport> Rebuilder::run()
     if (auto s = stage("drain"); !s)
         return s.error();
     t.restart();
-    auto st = state(mDb);
+    auto st = state(mDb, mOptions.live);
     if (!st)
         return st.error();
     auto drained = drain(mDb, *st, false);
@@ -162,7 +187,7 @@ Result<RebuildReport> Rebuilder::run()
         return drained.error();
     r.drained = *drained;
     r.drainSeconds = double(t.nsecsElapsed()) / 1e9;
-    auto names = helperNames(mDb, mOptions.live.table);
+    auto names = helpers(mDb, mOptions.live);
     if (!names)
         return names.error();
     if (auto s = mDb.exec(QStringLiteral("update %1 set stage = 'ready'").arg(names->state)); !s)
@@ -172,13 +197,51 @@ Result<RebuildReport> Rebuilder::run()
     return r;
 }
 
+Result<std::pair<QualifiedName, QualifiedName>> Rebuilder::intoNames(Database &db, const maintenance::Helpers &h,
+                                                                     const QString &table, const QString &function)
+{
+    auto t = QualifiedName::parse(table, QStringLiteral("--into"));
+    if (!t)
+        return t.error();
+    auto f = QualifiedName::parse(function.isEmpty() ? t->name + QStringLiteral("_bits") : function,
+                                  QStringLiteral("--into-function"));
+    if (!f)
+        return f.error();
+    for (QualifiedName *n : {&*t, &*f}) {
+        if (n->schema.isEmpty())
+            n->schema = h.liveTable.schema;
+        else if (n->schema != h.liveTable.schema)
+            return makeError(
+                ErrorKind::Usage,
+                QStringLiteral("%1 is not in the live filter's schema %2").arg(n->text(), h.liveTable.schema),
+                QStringLiteral("the swap renames the pair in place: build it beside %1").arg(h.liveTable.text()));
+    }
+    (void)db;
+    return std::pair{*t, *f};
+}
+
 Status Rebuilder::prepare()
 {
     report(QStringLiteral("prepare"), 0, 0);
     FilterStore live(mDb, mOptions.live);
     if (auto s = live.attach(); !s)
         return s;
-    auto existing = state(mDb);
+    if (mOptions.geometry.totalBits() < live.geometry().totalBits() && !mOptions.allowSmaller) {
+        auto fill = live.fill();
+        if (!fill)
+            return fill.error();
+        const double names = fill->estimatedNames();
+        return makeError(
+            ErrorKind::Refused,
+            QStringLiteral("refusing to rebuild %1 smaller: %2 has fewer bits than the live %3; at today's "
+                           "%4 names its FPR would be %5 (now %6)")
+                .arg(live.tableText(), mOptions.geometry.describe(), live.geometry().describe(),
+                     formatCount(std::llround(names)), fpr::oneIn(fpr::blocked(names, mOptions.geometry)),
+                     fpr::oneIn(fpr::blocked(names, live.geometry()))),
+            QStringLiteral("give a geometry at least as large, or pass --allow-smaller if that FPR is "
+                           "what you want"));
+    }
+    auto existing = state(mDb, mOptions.live);
     if (!existing)
         return existing.error();
     if (existing->exists)
@@ -188,22 +251,48 @@ Status Rebuilder::prepare()
                 .arg(existing->newTable, existing->startedAt.toString(Qt::ISODate), existing->stage),
             QStringLiteral("finish it with 'bloomctl swap %1', or remove it with 'bloomctl rebuild --abort'")
                 .arg(existing->newTable));
-    auto names = helperNames(mDb, mOptions.live.table);
+    auto names = helpers(mDb, mOptions.live);
     if (!names)
         return names.error();
+    auto into = intoNames(mDb, *names, mOptions.intoTable, mOptions.intoFunction);
+    if (!into)
+        return into.error();
+    mOptions.intoTable = into->first.name;
+    mOptions.intoFunction = into->second.name;
+    mInto = into->first;
+    mIntoFunction = into->second;
+    for (const QString &helper : {names->pending, names->swapped})
+        if (auto trusted = trustedHelperExists(mDb, *names, helper); !trusted)
+            return trusted.error();
     QSqlQuery q(mDb.db());
-    q.prepare(QStringLiteral("select to_regclass(?) is not null, to_regprocedure(? || '(text)') is not null, "
-                             "pg_get_functiondef(to_regprocedure(? || '(text)'))"));
-    q.addBindValue(mDb.quoteIdentifier(mOptions.intoTable));
-    q.addBindValue(mDb.quoteIdentifier(mOptions.intoFunction));
+    q.prepare(QStringLiteral("select pg_catalog.to_regclass(?) is not null, "
+                             "pg_catalog.to_regprocedure(? || '(text)') is not null, "
+                             "pg_catalog.pg_get_functiondef(pg_catalog.to_regprocedure(? || '(text)'))"));
+    q.addBindValue(mInto.quoted());
+    q.addBindValue(mIntoFunction.quoted());
     q.addBindValue(live.quotedFunction());
     if (!q.exec() || !q.next())
         return Database::queryError(q, QStringLiteral("checking the rebuild's names"));
     if (q.value(0).toBool() || q.value(1).toBool())
         return makeError(ErrorKind::Usage,
-                         QStringLiteral("%1 or %2(text) already exists").arg(mOptions.intoTable, mOptions.intoFunction),
+                         QStringLiteral("%1 or %2(text) already exists").arg(mInto.text(), mIntoFunction.text()),
                          QStringLiteral("choose another --into name"));
     const QString original = q.value(2).toString();
+    q.finish();
+
+    // Who may run the live function may record names: EXECUTE on bloomscope_record goes to exactly
+    // those roles (PUBLIC only when the live function is PUBLIC's too), never more.
+    QStringList grantees;
+    q.prepare(
+        QStringLiteral("select a.grantee = 0, coalesce(r.rolname, '') from pg_proc p, "
+                       "pg_catalog.aclexplode(coalesce(p.proacl, pg_catalog.acldefault('f', p.proowner))) a "
+                       "left join pg_roles r on r.oid = a.grantee "
+                       "where p.oid = pg_catalog.to_regprocedure(? || '(text)') and a.privilege_type = 'EXECUTE'"));
+    q.addBindValue(live.quotedFunction());
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading who may execute %1").arg(live.quotedFunction()));
+    while (q.next())
+        grantees << (q.value(0).toBool() ? QStringLiteral("public") : quoteIdent(q.value(1).toString()));
     q.finish();
 
     // The recording version of the live function: the same placement (generated from the geometry
@@ -213,35 +302,51 @@ Status Rebuilder::prepare()
     recording.replace(
         QLatin1String("\nbegin\n"),
         QStringLiteral("\nbegin\n  perform %1(name); -- bloomscope rebuild: record the name\n").arg(names->record));
-    const QString sql =
+    QString sql =
         QStringLiteral(
+            "drop table if exists %2;\n"
             "create table %1 (live_table text not null, live_function text not null, new_table text not null, "
             "  new_function text not null, original_function text not null, stage text not null, "
-            "  started_at timestamptz not null default now());\n"
+            "  started_at timestamptz not null default now(), per_source text not null default '[]', "
+            "  sources text not null default '[]', query text not null default '');\n"
             "create table %2 (id bigserial primary key, name text not null, drained boolean not null default false, "
             "  at timestamptz not null default now());\n"
             "create index on %2 (id) where not drained;\n"
             "create function %3(name text) returns void language plpgsql security definer "
-            "set search_path = pg_catalog as $fn$\n"
+            "set search_path = pg_catalog, pg_temp as $fn$\n"
             "begin\n"
+            "  if octet_length(name) > %4 then\n"
+            "    raise exception using errcode = '22001', message = 'bloomscope_record: a name over 1 MiB cannot be "
+            "recorded during a rebuild';\n"
+            "  end if;\n"
             "  insert into %2(name) values (name);\n"
             "exception when read_only_sql_transaction then\n"
             "  null; -- a check in a read-only transaction adds no name\n"
-            "end\n$fn$;\n")
-            .arg(names->state, names->pending, names->record);
+            "end\n$fn$;\n"
+            "revoke all on function %3(text) from public;\n"
+            "revoke all on table %1, %2 from public;\n")
+            .arg(names->state, names->pending, names->record)
+            .arg(MaxNameBytes);
+    for (const QString &g : grantees)
+        sql += QStringLiteral("grant execute on function %1(text) to %2;\n").arg(names->record, g);
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the rebuild's transaction"));
     QSqlQuery tx(mDb.db());
     bool ok = tx.exec(sql);
     if (ok) {
+        QJsonArray sources;
+        for (const ConnectionSpec &s : mOptions.sources)
+            sources.append(s.withoutPassword().toConninfo()); // never a password in a table
         tx.prepare(QStringLiteral("insert into %1 (live_table, live_function, new_table, new_function, "
-                                  "original_function, stage) values (?, ?, ?, ?, ?, 'export')")
+                                  "original_function, stage, sources, query) values (?, ?, ?, ?, ?, 'export', ?, ?)")
                        .arg(names->state));
-        tx.addBindValue(mOptions.live.table);
-        tx.addBindValue(mOptions.live.function);
-        tx.addBindValue(mOptions.intoTable);
-        tx.addBindValue(mOptions.intoFunction);
+        tx.addBindValue(names->liveTable.name);
+        tx.addBindValue(names->liveFunction.name);
+        tx.addBindValue(mInto.name);
+        tx.addBindValue(mIntoFunction.name);
         tx.addBindValue(original);
+        tx.addBindValue(QString::fromUtf8(QJsonDocument(sources).toJson(QJsonDocument::Compact)));
+        tx.addBindValue(mOptions.sources.isEmpty() ? QString() : mOptions.query);
         ok = tx.exec() && tx.exec(recording);
     }
     if (!ok) {
@@ -251,6 +356,26 @@ Status Rebuilder::prepare()
     }
     if (!mDb.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit of the rebuild's set-up failed"));
+    return success();
+}
+
+Status Rebuilder::recordSources(const RebuildReport &r)
+{
+    auto names = helpers(mDb, mOptions.live);
+    if (!names)
+        return names.error();
+    QJsonArray per;
+    for (qsizetype i = 0; i < r.perSource.size(); ++i) {
+        const QString label = i < mOptions.sources.size()
+                                  ? mOptions.sources[i].describe()
+                                  : QStringLiteral("file %1").arg(mOptions.files.value(i - mOptions.sources.size()));
+        per.append(QJsonObject{{QStringLiteral("source"), label}, {QStringLiteral("names"), double(r.perSource[i])}});
+    }
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("update %1 set per_source = ?").arg(names->state));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(per).toJson(QJsonDocument::Compact)));
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("recording the names read from each source"));
     return success();
 }
 
@@ -285,11 +410,11 @@ Status Rebuilder::exportAndHash(RebuildReport &r)
 Status Rebuilder::writeTable(RebuildReport &r)
 {
     const Geometry &g = mOptions.geometry;
-    auto names = helperNames(mDb, mOptions.live.table);
+    auto names = helpers(mDb, mOptions.live);
     if (!names)
         return names.error();
-    const QString table = mDb.quoteIdentifier(mOptions.intoTable);
-    const QString function = mDb.quoteIdentifier(mOptions.intoFunction);
+    const QString table = mInto.quoted();
+    const QString function = mIntoFunction.quoted();
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin writing %1").arg(table));
     const auto rollback = [this](Error e) {
@@ -366,11 +491,11 @@ Status Rebuilder::exportSql(RebuildReport &r)
     // The reference's way, for comparison: names into the filter database, then one
     // bit_or ... group by with the new function on the server.
     const Geometry &g = mOptions.geometry;
-    auto names = helperNames(mDb, mOptions.live.table);
+    auto names = helpers(mDb, mOptions.live);
     if (!names)
         return names.error();
-    const QString table = mDb.quoteIdentifier(mOptions.intoTable);
-    const QString function = mDb.quoteIdentifier(mOptions.intoFunction);
+    const QString table = mInto.quoted();
+    const QString function = mIntoFunction.quoted();
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin writing %1").arg(table));
     const auto rollback = [this](Error e) {
@@ -382,7 +507,7 @@ Status Rebuilder::exportSql(RebuildReport &r)
         return rollback(Database::queryError(q, QStringLiteral("creating the names table")));
     q.finish();
     for (const ConnectionSpec &source : mOptions.sources) {
-        PgConn conn(source.toConninfo());
+        PgConn conn(source.toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!conn.ok())
             return rollback(makeError(ErrorKind::Connection,
                                       QStringLiteral("source %1: %2").arg(source.describe(), conn.errorMessage())));

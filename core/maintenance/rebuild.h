@@ -5,6 +5,7 @@
 #include "postgres/connectionspec.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
+#include "shards/shardmap.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -13,8 +14,13 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 
 namespace bloom {
+
+namespace maintenance {
+struct Helpers;
+}
 
 /** What `bloomctl rebuild` builds, from where, and how. */
 struct RebuildOptions {
@@ -27,6 +33,8 @@ struct RebuildOptions {
     QStringList files;
     bool sqlMethod = false; ///< the reference way: bit_or ... group by on the server
     int graceSeconds = 2;   ///< wait after recording starts, before the export snapshots
+    /** A geometry with fewer bits than the live filter's is refused unless this is set. */
+    bool allowSmaller = false;
 };
 
 /** One progress report: the stage and how far it is. */
@@ -48,14 +56,65 @@ struct RebuildReport {
 };
 
 /** A rebuild that is running or was interrupted (from the bloomscope_rebuild table). */
-struct RebuildState {
-    bool exists = false;
-    QString liveTable, liveFunction, newTable, newFunction, stage;
-    QDateTime startedAt;
-    qint64 pending = 0; ///< rows in the pending table
+struct SourceCount {
+    QString source; ///< user@host/db of a source (never a password), or "file PATH"
+    qint64 names = 0;
 };
 
+struct RebuildState {
+    bool exists = false;
+    QString schema;                                                ///< where the pairs and the helpers live
+    QString liveTable, liveFunction, newTable, newFunction, stage; ///< names in `schema`
+    QList<SourceCount> perSource;                                  ///< recorded by the rebuild once its export finished
+    QDateTime startedAt;
+    qint64 pending = 0; ///< rows in the pending table
+    /** A Bloomscope session is running this rebuild now (it holds the rebuild's advisory lock);
+     *  false for one whose process died or lost its connection: interrupted. */
+    bool running = false;
+};
+
+/** The new filter may hold this share of the live estimate and no less (README "The swap guard"). */
+constexpr double SwapNamesTolerance = 0.98;
+
+/** How a swap is guarded (README "The swap guard"). */
+struct SwapOptions {
+    FilterRef live;
+    /** The new filter may hold fewer names than the live one (the names were really deleted). */
+    bool allowFewerNames = false;
+    /** Go on although something the site set on the live table cannot be carried over. */
+    bool allowUncarried = false;
+    /** Users to sample for the audit of the new table; without it, the rebuild's own sources. */
+    std::optional<ShardMap> shards;
+    qint64 auditSample = 10000; ///< per shard or source; 0 skips the audit
+};
+
+/** What the guard found, before the swap and again inside its transaction. */
+struct SwapCheck {
+    QString liveTable, newTable;
+    Geometry liveGeometry, newGeometry;
+    double liveNames = 0, newNames = 0; ///< estimated from each table's fill (the reference's estimate)
+    double missingShare = 0;            ///< share of live names the new filter would miss (0 when it holds more)
+    double tolerance = 0;               ///< refused below tolerance * liveNames
+    bool fewerNames = false;
+    QList<SourceCount> perSource;
+    qint64 pending = 0;     ///< names still to drain
+    QStringList carried;    ///< what the swap carries over to the new pair
+    QStringList notCarried; ///< what it cannot (refused unless allowUncarried)
+    bool audited = false;
+    qint64 auditSampled = 0;
+    QList<QByteArray> auditMisses; ///< sampled users the new table calls free: refused
+    QString auditNote;             ///< why no audit ran, if none did
+    QString sql;                   ///< the statements of the swap's transaction
+    /** Why the swap would be refused, or empty. */
+    QString refusal;
+    QString refusalFix;
+};
+
+/** Sets c.refusal (and its fix) from the counts, the audit and what cannot be carried, for `o`. */
+void judgeSwap(SwapCheck &c, const SwapOptions &o);
+
 struct SwapReport {
+    SwapCheck check;
     QString oldTable, oldFunction;
     qint64 drainedInSwap = 0;
     double exclusiveMs = 0; ///< how long checks were blocked (ACCESS EXCLUSIVE to commit)
@@ -78,18 +137,26 @@ public:
 
     Result<RebuildReport> run();
 
-    /** The state of a running or interrupted rebuild (for `info` and the GUI). */
-    static Result<RebuildState> state(Database &db);
+    /** The state of a running or interrupted rebuild of `live` (for `info` and the GUI). */
+    static Result<RebuildState> state(Database &db, const FilterRef &live = {});
     /** Restores the live function, drops the pending table and the half-built filter. */
-    static Status abort(Database &db);
-    /** Swaps the rebuilt table and function in for the live ones, in one transaction. */
-    static Result<SwapReport> swap(Database &db, const QString &newTable);
-    /** Drops the old pair the last swap kept, and the pending table. */
-    static Result<QStringList> dropOld(Database &db, const FilterRef &live);
+    static Status abort(Database &db, const FilterRef &live = {});
+    /** What a swap of `newTable` would do and whether the guard lets it (nothing is changed). */
+    static Result<SwapCheck> checkSwap(Database &db, const QString &newTable, const SwapOptions &options = {});
+    /** Swaps the rebuilt table and function in for the live ones, in one transaction, carrying over
+     *  what the site set on the live pair; refused (ErrorKind::Refused) when the guard says no. */
+    static Result<SwapReport> swap(Database &db, const QString &newTable, const SwapOptions &options = {});
+    /** Drops the old pairs the swaps of `live` recorded (and nothing else), in one transaction;
+     *  with dryRun, only lists them. */
+    static Result<QStringList> dropOld(Database &db, const FilterRef &live, bool dryRun = false);
     /** Drains pending names the live filter may hold into the new filter; returns how many. */
     static Result<qint64> drain(Database &db, const RebuildState &st, bool final);
 
 private:
+    static Result<std::pair<QualifiedName, QualifiedName>> intoNames(Database &db, const maintenance::Helpers &h,
+                                                                     const QString &table, const QString &function);
+    Result<RebuildReport> runPrepared();
+    Status recordSources(const RebuildReport &r);
     static Result<qint64> drainInto(Database &db, const QString &schema, FilterStore &live, FilterStore &next,
                                     bool final);
     Status prepare();
@@ -105,6 +172,7 @@ private:
     ProgressFn mProgress;
     const std::atomic<bool> *mCancel = nullptr;
     std::vector<std::uint8_t> mBits;
+    QualifiedName mInto, mIntoFunction;
     QElapsedTimer *mClock = nullptr;
 };
 

@@ -76,6 +76,14 @@ QString Geometry::describe() const
         .arg(formatBytes(totalBytes()));
 }
 
+QString formatCount(qint64 n)
+{
+    QString digits = QString::number(n < 0 ? -n : n);
+    for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
+        digits.insert(i, QLatin1Char(','));
+    return n < 0 ? QLatin1Char('-') + digits : digits;
+}
+
 QString formatBytes(quint64 bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

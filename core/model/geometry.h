@@ -63,5 +63,7 @@ private:
 
 /** "128 MiB", "1.5 GiB", "812 B" */
 QString formatBytes(quint64 bytes);
+/** 2000000 -> "2,000,000" (the same in every locale: for logs, errors and --json text). */
+QString formatCount(qint64 n);
 
 } // namespace bloom

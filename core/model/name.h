@@ -18,7 +18,13 @@ enum class Lowering {
     Approximate, ///< non-ASCII lowercased by Qt offline: may differ from the database
 };
 
-/** Why a name is rejected, or nothing. Empty names, invalid UTF-8 and NUL bytes are refused. */
+/** The longest name Bloomscope accepts anywhere: 1 MiB of UTF-8. */
+constexpr qsizetype MaxNameBytes = 1 << 20;
+
+/**
+ * Why a name is rejected, or nothing: the one rule for every entry point (command line, stdin,
+ * files, the GUI). Refused: empty, only blanks, longer than MaxNameBytes, NUL bytes, invalid UTF-8.
+ */
 Status validateName(QByteArrayView utf8);
 
 /** Strict UTF-8 check (no overlong forms, surrogates or code points above U+10FFFF). */

@@ -52,11 +52,11 @@ bool NameReader::next(qsizetype max, QList<QByteArray> &out)
             mPos = nl + 1;
             continue;
         }
-        if (mBuffer.size() - mPos > MaxNameBytes) {
+        if (mBuffer.size() - mPos > MaxNameBytes + 1) { // + 1: a name of exactly 1 MiB may end in "\r"
             // No newline within the limit: report the line once and drop bytes up to its end.
             if (!mSkippingLongLine) {
                 ++mLine;
-                mBad.append({mLine, QStringLiteral("longer than %1 bytes").arg(MaxNameBytes)});
+                mBad.append({mLine, QStringLiteral("the name is longer than 1 MiB (1,048,576 bytes), the limit")});
                 mSkippingLongLine = true;
             }
             mPos = mBuffer.size();

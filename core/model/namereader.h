@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/name.h"
+
 #include <QByteArray>
 #include <QIODevice>
 #include <QList>
@@ -19,7 +21,7 @@ struct BadLine {
  */
 class NameReader {
 public:
-    static constexpr qsizetype MaxNameBytes = 1 << 20;
+    static constexpr qsizetype MaxNameBytes = bloom::MaxNameBytes;
     static constexpr qsizetype BlockSize = 1 << 20;
 
     explicit NameReader(QIODevice *in)

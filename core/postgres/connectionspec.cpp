@@ -52,6 +52,15 @@ QString ConnectionSpec::toConninfo() const
     return parts.join(QLatin1Char(' '));
 }
 
+ConnectionSpec ConnectionSpec::withoutPassword() const
+{
+    ConnectionSpec out;
+    for (const auto &[k, v] : mOptions)
+        if (k != QLatin1String("password"))
+            out.mOptions.append({k, v});
+    return out;
+}
+
 QString ConnectionSpec::describe() const
 {
     if (has(QStringLiteral("service")) && !has(QStringLiteral("host")))

@@ -26,6 +26,9 @@ public:
 
     /** key=value form with every value quoted as libpq wants; includes any password given. */
     QString toConninfo() const;
+    /** The same connection with any password removed (for a record that outlives the session:
+     *  reconnecting then takes the password from ~/.pgpass or the service file, as libpq does). */
+    ConnectionSpec withoutPassword() const;
     /** For titles and logs: user@host:port/dbname, never the password (libpq defaults shown as such). */
     QString describe() const;
 

@@ -1,5 +1,7 @@
 #include "postgres/database.h"
 
+#include "postgres/pgarray.h"
+
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -122,6 +124,15 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
                              .arg(d->mSpec.describe(), encoding),
                          QStringLiteral("keep the filter in a UTF8 database (create database ... encoding 'UTF8' "
                                         "template template0)"));
+    // The role's own search_path names where unqualified filter names live; then pin the session's.
+    if (!q.exec(QStringLiteral("select s from pg_catalog.unnest(pg_catalog.current_schemas(false)) "
+                               "with ordinality as t(s, o) order by o")))
+        return queryError(q, QStringLiteral("reading the search_path"));
+    while (q.next())
+        d->mUserSchemas << q.value(0).toString();
+    if (auto s = d->exec(QStringLiteral("select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)"));
+        !s)
+        return s.error();
     if (options.readOnly) {
         if (auto s = d->exec(QStringLiteral("set default_transaction_read_only = on")); !s)
             return s.error();
@@ -189,12 +200,44 @@ Error Database::queryError(const QSqlQuery &q, const QString &what)
     return makeError(ErrorKind::Server, QStringLiteral("%1 failed: %2").arg(what, text));
 }
 
-QString Database::quoteIdentifier(const QString &name) const
+QString Database::quoteLiteral(const QString &value) const
 {
-    QStringList parts;
-    for (const QString &p : name.split(QLatin1Char('.')))
-        parts << mDb.driver()->escapeIdentifier(p, QSqlDriver::TableName);
-    return parts.join(QLatin1Char('.'));
+    const QByteArray utf8 = value.toUtf8();
+    char *q = PQescapeLiteral(mPg, utf8.constData(), size_t(utf8.size()));
+    const QString out = q ? QString::fromUtf8(q) : QStringLiteral("NULL");
+    if (q)
+        PQfreemem(q);
+    return out;
+}
+
+Result<QualifiedName> Database::resolve(const QString &text, const QString &what, ObjectKind kind)
+{
+    auto n = QualifiedName::parse(text, what);
+    if (!n || !n->schema.isEmpty())
+        return n;
+    if (mUserSchemas.isEmpty())
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("%1 %2: no schema of the role's search_path exists to hold it").arg(what, text),
+                         QStringLiteral("give the schema: %1 SCHEMA.%2").arg(what, text));
+    QSqlQuery q(mDb);
+    const QString exists =
+        kind == ObjectKind::Table
+            ? QStringLiteral("select 1 from pg_catalog.pg_class c where c.relnamespace = n.oid and c.relname = ?")
+            : QStringLiteral("select 1 from pg_catalog.pg_proc p where p.pronamespace = n.oid and p.proname = ? "
+                             "and p.proargtypes = '25'::pg_catalog.oidvector");
+    q.prepare(
+        QStringLiteral("select n.nspname from pg_catalog.unnest(?::text[]) with ordinality as s(nsp, o) "
+                       "join pg_catalog.pg_namespace n on n.nspname = s.nsp where exists (%1) order by s.o limit 1")
+            .arg(exists));
+    QList<QByteArray> schemas;
+    for (const QString &s : mUserSchemas)
+        schemas << s.toUtf8();
+    q.addBindValue(textArray(schemas));
+    q.addBindValue(n->name);
+    if (!q.exec())
+        return queryError(q, QStringLiteral("looking up %1").arg(text));
+    n->schema = q.next() ? q.value(0).toString() : mUserSchemas.first();
+    return n;
 }
 
 } // namespace bloom

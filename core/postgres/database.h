@@ -2,6 +2,7 @@
 
 #include "common/result.h"
 #include "postgres/connectionspec.h"
+#include "postgres/identifier.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -56,8 +57,22 @@ public:
     /** The SQLSTATE of a failed query ("57014", ...), or empty. */
     static QString sqlState(const QSqlError &e);
 
-    /** Quotes an identifier for SQL ("a""b"); `schema.name` is quoted part by part. */
-    QString quoteIdentifier(const QString &name) const;
+    /** The schemas of the connecting role's search_path (current_schemas(false)), read at connect.
+     *  The session itself then runs with search_path = pg_catalog, pg_temp: no object another role
+     *  owns can shadow a function or operator Bloomscope calls (README "Privileges"). */
+    const QStringList &userSchemas() const { return mUserSchemas; }
+
+    /** A string literal for a utility statement that takes no parameters (COMMENT, an INSERT built
+     *  with catalog values): libpq's PQescapeLiteral. */
+    QString quoteLiteral(const QString &value) const;
+
+    enum class ObjectKind { Table, TextFunction };
+    /**
+     * Parses a user's name (`name` or `schema.name`, checked as QualifiedName::parse does, errors
+     * naming `what`) and fills in its schema: the first of userSchemas() that holds such an object,
+     * or else the first of userSchemas() (where CREATE would have put it).
+     */
+    Result<QualifiedName> resolve(const QString &text, const QString &what, ObjectKind kind);
 
 private:
     explicit Database(QSqlDatabase db, ConnectionSpec spec);
@@ -70,6 +85,7 @@ private:
     std::mutex mCancelMutex;
     bool mReadOnly = false;
     QString mServerVersion;
+    QStringList mUserSchemas;
 };
 
 } // namespace bloom

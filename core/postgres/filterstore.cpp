@@ -66,9 +66,20 @@ quint32 FillSnapshot::maxSetBits() const
 FilterStore::FilterStore(Database &db, FilterRef ref)
     : mDb(db)
     , mRef(std::move(ref))
-    , mTable(db.quoteIdentifier(mRef.table))
-    , mFunction(db.quoteIdentifier(mRef.function))
 {
+    auto table = db.resolve(mRef.table, QStringLiteral("--table"), Database::ObjectKind::Table);
+    auto function = db.resolve(mRef.function, QStringLiteral("--function"), Database::ObjectKind::TextFunction);
+    if (!table)
+        mNameError = table.error();
+    else if (!function)
+        mNameError = function.error();
+    else {
+        mTableName = *table;
+        mFunctionName = *function;
+    }
+    // An invalid name never reaches SQL: attach() and init() report it first.
+    mTable = mNameError ? QStringLiteral("<invalid>") : mTableName.quoted();
+    mFunction = mNameError ? QStringLiteral("<invalid>") : mFunctionName.quoted();
 }
 
 FilterStore::~FilterStore() = default;
@@ -280,7 +291,9 @@ Result<qint64> FilterStore::addBulk(const QList<Placement> &placements)
     for (const Placement &p : placements)
         batch.add(p);
     qint64 updated = 0;
-    if (auto s = flushMasks(batch, &updated); !s)
+    if (batch.isEmpty())
+        return updated;
+    if (auto s = flushMasks([&batch](const auto &sink) { return batch.writeCopy(sink); }, &updated); !s)
         return s.error();
     return updated;
 }

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QIODevice;
@@ -115,6 +116,13 @@ public:
     const FilterRef &ref() const { return mRef; }
     QString quotedTable() const { return mTable; }
     QString quotedFunction() const { return mFunction; }
+    /** The table and function with their schemas resolved (the schema holds the rebuild's helpers). */
+    const QualifiedName &tableName() const { return mTableName; }
+    const QualifiedName &functionName() const { return mFunctionName; }
+    QString quotedSchema() const { return quoteIdent(mTableName.schema); }
+    /** For messages: schema.table and schema.function as a DBA types them. */
+    QString tableText() const { return mNameError ? mRef.table : mTableName.text(); }
+    QString functionText() const { return mNameError ? mRef.function : mFunctionName.text(); }
 
     /** Placements of valid UTF-8 names; non-ASCII ones are lowercased by the server, in one query. */
     Result<QList<Placement>> place(const QList<QByteArray> &names, QList<Lowering> *how = nullptr);
@@ -127,7 +135,10 @@ public:
     Status add(const QList<Placement> &placements);
     /** ORs many names in: per-chunk masks merged on the client, COPY, one UPDATE per chunk. */
     Result<qint64> addBulk(const QList<Placement> &placements);
-    /** Reads names from `in` and adds them in batches; bad lines reported and skipped. */
+    /** Filters up to this size are loaded in one transaction that writes each chunk once. */
+    static constexpr quint64 MaxDenseLoadBytes = quint64(1) << 30;
+    /** Reads names from `in` and adds them: one transaction when the filter fits MaxDenseLoadBytes,
+     *  else committed batches of `batchNames`; bad lines reported and skipped. */
     Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, qsizetype batchNames = 2'000'000);
 
     Result<FillSnapshot> fill();
@@ -150,9 +161,9 @@ private:
     Error cancelledError(const QString &what) const;
     Status discover();
     Result<QList<bool>> checkOne(const Placement &p);
-    Status flushMasks(const MaskBatch &batch, qint64 *updated);
-    /** flushMasks() with the upper half of the chunks sent over a second connection in parallel. */
-    Status flushMasksParallel(MaskBatch &batch, qint64 *updated);
+    /** One transaction (unless managed): COPY the rows `writeRows` produces, OR them into the table. */
+    Status flushMasks(const std::function<qint64(const std::function<bool(const char *, qsizetype)> &)> &writeRows,
+                      qint64 *updated);
     /** Timings of the last flushMasks(), for LoadReport. */
     bool mTempBuffersSet = false;
     bool mManagedTransaction = false;
@@ -160,6 +171,8 @@ private:
 
     Database &mDb;
     FilterRef mRef;
+    QualifiedName mTableName, mFunctionName;
+    std::optional<Error> mNameError; ///< a --table / --function that is not a valid name
     QString mTable;
     QString mFunction;
     Geometry mGeometry;

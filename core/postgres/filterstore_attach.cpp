@@ -39,21 +39,24 @@ Result<std::pair<bool, bool>> FilterStore::tableAndFunctionExist()
     q.addBindValue(mTable);
     q.addBindValue(mFunction);
     if (!q.exec() || !q.next())
-        return Database::queryError(q, QStringLiteral("looking for %1").arg(mTable));
+        return Database::queryError(q, QStringLiteral("looking for %1").arg(tableText()));
     return std::pair{q.value(0).toBool(), q.value(1).toBool()};
 }
 
 Status FilterStore::init(const Geometry &g)
 {
+    if (mNameError)
+        return *mNameError;
     auto exist = tableAndFunctionExist();
     if (!exist)
         return exist.error();
     if (exist->first)
-        return makeError(ErrorKind::Usage, QStringLiteral("table %1 already exists; init never overwrites").arg(mTable),
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("table %1 already exists; init never overwrites").arg(tableText()),
                          QStringLiteral("choose another name with --table, or attach to the existing filter"));
     if (exist->second)
         return makeError(ErrorKind::Usage,
-                         QStringLiteral("function %1(text) already exists; init never overwrites").arg(mFunction),
+                         QStringLiteral("function %1(text) already exists; init never overwrites").arg(functionText()),
                          QStringLiteral("choose another name with --function"));
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Server, QStringLiteral("cannot begin a transaction"));
@@ -68,18 +71,20 @@ Status FilterStore::init(const Geometry &g)
     QSqlQuery create(mDb.db());
     if (!create.exec(renderFilterSql(g, mTable, mFunction)) ||
         !create.exec(QStringLiteral("comment on table %1 is %2").arg(mTable, literal))) {
-        Error e = Database::queryError(create, QStringLiteral("creating %1").arg(mTable));
+        Error e = Database::queryError(create, QStringLiteral("creating %1").arg(tableText()));
         mDb.db().rollback();
         return e;
     }
     if (!mDb.db().commit())
-        return makeError(ErrorKind::Server, QStringLiteral("commit failed while creating %1").arg(mTable));
+        return makeError(ErrorKind::Server, QStringLiteral("commit failed while creating %1").arg(tableText()));
     return attach();
 }
 
 Status FilterStore::attach()
 {
     mAttached = false;
+    if (mNameError)
+        return *mNameError;
     if (auto s = discover(); !s)
         return s;
     mAttached = true;
@@ -93,12 +98,13 @@ Status FilterStore::discover()
         return exist.error();
     if (!exist->first)
         return makeError(ErrorKind::MissingFilter,
-                         QStringLiteral("there is no table %1 in %2").arg(mTable, mDb.spec().describe()),
+                         QStringLiteral("there is no table %1 in %2").arg(tableText(), mDb.spec().describe()),
                          QStringLiteral("check --table and --db, or create the filter with 'bloomctl init'"));
     if (!exist->second)
-        return makeError(ErrorKind::MissingFilter,
-                         QStringLiteral("there is no function %1(text) in %2").arg(mFunction, mDb.spec().describe()),
-                         QStringLiteral("check --function, or create the filter with 'bloomctl init'"));
+        return makeError(
+            ErrorKind::MissingFilter,
+            QStringLiteral("there is no function %1(text) in %2").arg(functionText(), mDb.spec().describe()),
+            QStringLiteral("check --function, or create the filter with 'bloomctl init'"));
 
     QSqlQuery q(mDb.db());
     // Columns: chunk integer and bits bit(B).
@@ -107,7 +113,7 @@ Status FilterStore::discover()
                              "and not a.attisdropped order by a.attnum"));
     q.addBindValue(mTable);
     if (!q.exec())
-        return Database::queryError(q, QStringLiteral("reading the columns of %1").arg(mTable));
+        return Database::queryError(q, QStringLiteral("reading the columns of %1").arg(tableText()));
     QString chunkType, bitsType;
     qint64 bitLength = -1;
     QStringList columns;
@@ -125,23 +131,23 @@ Status FilterStore::discover()
     if (chunkType != QLatin1String("integer") && chunkType != QLatin1String("bigint") &&
         chunkType != QLatin1String("smallint"))
         return makeError(ErrorKind::ForeignFilter,
-                         QStringLiteral("table %1 has no integer column 'chunk' (it has: %2)").arg(mTable, found),
+                         QStringLiteral("table %1 has no integer column 'chunk' (it has: %2)").arg(tableText(), found),
                          QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
     if (bitsType != QLatin1String("bit") || bitLength <= 0)
         return makeError(
             ErrorKind::ForeignFilter,
-            QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)").arg(mTable, found),
+            QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)").arg(tableText(), found),
             QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
 
     if (!q.exec(QStringLiteral("select count(*), min(chunk), max(chunk) from %1").arg(mTable)) || !q.next())
-        return Database::queryError(q, QStringLiteral("counting the rows of %1").arg(mTable));
+        return Database::queryError(q, QStringLiteral("counting the rows of %1").arg(tableText()));
     const qint64 rows = q.value(0).toLongLong();
     const qint64 minChunk = q.value(1).toLongLong();
     const qint64 maxChunk = q.value(2).toLongLong();
     if (rows == 0 || !std::has_single_bit(quint64(rows)) || minChunk != 0 || maxChunk != rows - 1)
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("table %1 has %2 rows, chunks %3..%4: a filter has 2^c rows numbered 0..2^c-1")
-                             .arg(mTable)
+                             .arg(tableText())
                              .arg(rows)
                              .arg(minChunk)
                              .arg(maxChunk),
@@ -155,9 +161,10 @@ Status FilterStore::discover()
                   .arg(mFunction));
     q.addBindValue(textArray(probes, 0, probes.size()));
     if (!q.exec())
-        return makeError(ErrorKind::ForeignFilter,
-                         QStringLiteral("calling %1(text) failed: %2").arg(mFunction, q.lastError().databaseText()),
-                         QStringLiteral("the function must return (chunk int, mask bit(N)) like username_bits"));
+        return makeError(
+            ErrorKind::ForeignFilter,
+            QStringLiteral("calling %1(text) failed: %2").arg(functionText(), q.lastError().databaseText()),
+            QStringLiteral("the function must return (chunk int, mask bit(N)) like username_bits"));
     QList<std::pair<quint32, QList<int>>> server;
     int k = 0;
     while (q.next()) {
@@ -165,9 +172,9 @@ Status FilterStore::discover()
         if (mask.size() != bitLength)
             return makeError(ErrorKind::ForeignFilter,
                              QStringLiteral("%1 returns masks of %2 bits but %3.bits is bit(%4)")
-                                 .arg(mFunction)
+                                 .arg(functionText())
                                  .arg(mask.size())
-                                 .arg(mTable)
+                                 .arg(tableText())
                                  .arg(bitLength),
                              QStringLiteral("the table and function belong to different filters; pair them "
                                             "with --table and --function"));
@@ -182,7 +189,7 @@ Status FilterStore::discover()
     if (!g)
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("%1 with %2 is not a geometry Bloomscope can place names in: %3")
-                             .arg(mTable, mFunction, g.error().message));
+                             .arg(tableText(), functionText(), g.error().message));
     for (qsizetype i = 0; i < probes.size(); ++i) {
         const Placement mine = placeAscii(*g, probes[i]);
         if (mine.chunk != server[i].first || mine.setBits() != server[i].second)
@@ -190,7 +197,7 @@ Status FilterStore::discover()
                 ErrorKind::ForeignFilter,
                 QStringLiteral("%1 does not place names the reference way for the geometry found (%2): for '%3' "
                                "it gives chunk %4 bits %5, the reference placement is chunk %6 bits %7")
-                    .arg(mFunction, g->describe(), QString::fromLatin1(probes[i]))
+                    .arg(functionText(), g->describe(), QString::fromLatin1(probes[i]))
                     .arg(server[i].first)
                     .arg(bitsText(server[i].second))
                     .arg(mine.chunk)

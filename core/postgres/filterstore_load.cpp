@@ -1,4 +1,5 @@
-// FilterStore's bulk path: merged per-chunk masks, binary COPY, one ordered UPDATE per batch.
+// FilterStore's bulk path: merged per-chunk masks, binary COPY, one ordered UPDATE.
+#include "model/chunkbitmap.h"
 #include "model/maskbatch.h"
 #include "model/namereader.h"
 #include "postgres/filterstore.h"
@@ -12,15 +13,12 @@
 #include <libpq-fe.h>
 
 #include <memory>
-#include <thread>
 
 namespace bloom {
 
-Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
+Status FilterStore::flushMasks(const std::function<qint64(const CopySink &)> &writeRows, qint64 *updated)
 {
     *updated = 0;
-    if (batch.isEmpty())
-        return success();
     qint64 expected = 0;
     const QString updateSql = QStringLiteral("update %1 f set bits = f.bits | l.mask from pg_temp.bloomscope_load l "
                                              "where f.chunk = l.chunk")
@@ -57,7 +55,7 @@ Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
         if (!failed) {
             q.finish();
             auto rows = copyIn(mDb.pgconn(), QStringLiteral("copy pg_temp.bloomscope_load from stdin (format binary)"),
-                               [&batch](const CopySink &sink) { return batch.writeCopy(sink); });
+                               writeRows);
             if (rows)
                 expected = *rows;
             else
@@ -96,42 +94,6 @@ Status FilterStore::flushMasks(const MaskBatch &batch, qint64 *updated)
     }
 }
 
-Status FilterStore::flushMasksParallel(MaskBatch &batch, qint64 *updated)
-{
-    // Two backends update disjoint chunk ranges at once (the server-side work is CPU-bound). Each
-    // half is its own transaction: a failure of either fails the load, and running it again is
-    // harmless because OR is idempotent.
-    constexpr qsizetype ParallelFrom = 50'000;
-    if (batch.names() < ParallelFrom || mGeometry.chunks() < 2)
-        return flushMasks(batch, updated);
-    MaskBatch upper = batch.splitFrom(mGeometry.chunks() / 2);
-    Status other = success();
-    qint64 otherUpdated = 0;
-    double otherUpdateSeconds = 0;
-    std::thread worker([&] {
-        auto db = Database::open(mDb.spec());
-        if (!db) {
-            other = db.error();
-            return;
-        }
-        FilterStore helper(**db, mRef);
-        helper.mGeometry = mGeometry;
-        helper.mAttached = true;
-        helper.mCancelFlag = mCancelFlag;
-        other = helper.flushMasks(upper, &otherUpdated);
-        otherUpdateSeconds = helper.mLastUpdateSeconds;
-    });
-    Status mine = flushMasks(batch, updated);
-    worker.join();
-    mLastUpdateSeconds = qMax(mLastUpdateSeconds, otherUpdateSeconds);
-    if (!mine)
-        return mine;
-    if (!other)
-        return other;
-    *updated += otherUpdated;
-    return success();
-}
-
 Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, qsizetype batchNames)
 {
     if (auto s = requireAttached(); !s)
@@ -140,30 +102,58 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     timer.start();
     NameReader reader(in);
     LoadReport report;
-    MaskBatch pending(mGeometry);
-    QList<QByteArray> names;
+    // A filter that fits in memory (the reference's is 128 MiB) is loaded in one transaction that
+    // writes each touched chunk once, whatever the number of names. Larger ones are loaded in
+    // committed batches of `batchNames` names; a rerun of the same input completes an interrupted
+    // one (adding a name twice changes nothing).
+    const bool dense = ChunkBitmap::bytesFor(mGeometry) <= MaxDenseLoadBytes;
+    std::unique_ptr<ChunkBitmap> bitmap = dense ? std::make_unique<ChunkBitmap>(mGeometry) : nullptr;
+    MaskBatch batch(mGeometry);
+    const auto pendingNames = [&]() -> qint64 { return dense ? bitmap->names() : qint64(batch.names()); };
+    const auto committedSoFar = [&] {
+        if (dense || report.batches == 0)
+            return QStringLiteral("nothing was written to %1").arg(mTable);
+        return QStringLiteral("%1 names in %2 batch(es) were committed to %3 before it; loading the same input "
+                              "again completes the load (adding a name twice changes nothing)")
+            .arg(report.namesAdded)
+            .arg(report.batches)
+            .arg(mTable);
+    };
     const auto flush = [&]() -> Status {
-        if (pending.isEmpty())
+        if (pendingNames() == 0)
             return success();
         QElapsedTimer flushTimer;
         flushTimer.start();
         qint64 updated = 0;
-        const qsizetype batchSize = pending.names(); // before the parallel flush splits it
-        if (auto s = flushMasksParallel(pending, &updated); !s)
-            return s;
+        const qint64 names = pendingNames();
+        Status s = dense ? flushMasks([&](const CopySink &sink) { return bitmap->writeCopy(sink); }, &updated)
+                         : flushMasks([&](const CopySink &sink) { return batch.writeCopy(sink); }, &updated);
+        if (!s) {
+            Error e = s.error();
+            if (e.kind == ErrorKind::Cancelled || cancelled())
+                return makeError(ErrorKind::Cancelled,
+                                 QStringLiteral("load cancelled while writing; %1").arg(committedSoFar()));
+            e.message += QStringLiteral(" (%1)").arg(committedSoFar());
+            e.fix = dense ? QStringLiteral("fix the cause and run the load again")
+                          : QStringLiteral("fix the cause and load the same input again");
+            return e;
+        }
         report.updateSeconds += mLastUpdateSeconds;
         report.copySeconds += double(flushTimer.nsecsElapsed()) / 1e9 - mLastUpdateSeconds;
-        report.namesAdded += batchSize;
+        report.namesAdded += names;
         report.chunksUpdated += updated;
         ++report.batches;
-        pending.clear();
+        if (!dense)
+            batch.clear();
         return success();
     };
+    QList<QByteArray> names;
     bool more = true;
     while (more) {
         const auto stop = [&] {
-            return cancelledError(
-                QStringLiteral("load after %1 names (every batch written so far is complete)").arg(report.namesAdded));
+            return makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled after reading %1 lines; %2")
+                                                       .arg(reader.linesRead())
+                                                       .arg(committedSoFar()));
         };
         if (cancelled())
             return stop();
@@ -171,22 +161,27 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         readTimer.start();
         names.clear();
         more = reader.next(100'000, names);
-        if (cancelled()) // an interrupted read looks like the end of input: do not flush a partial batch
+        if (cancelled()) // an interrupted read looks like the end of input: write nothing partial
             return stop();
         auto placed = place(names);
         if (!placed)
             return placed.error();
-        for (const Placement &p : *placed)
-            pending.add(p);
+        for (const Placement &p : *placed) {
+            if (dense)
+                bitmap->add(p);
+            else
+                batch.add(p);
+        }
         report.readSeconds += double(readTimer.nsecsElapsed()) / 1e9;
-        if (pending.names() >= batchNames || !more) {
+        if (!dense && batch.names() >= batchNames)
             if (auto s = flush(); !s)
                 return s.error();
-        }
         if (progress)
-            progress(LoadProgress{reader.linesRead(), report.namesAdded + pending.names(),
+            progress(LoadProgress{reader.linesRead(), report.namesAdded + pendingNames(),
                                   qint64(reader.badLines().size()), reader.bytesRead()});
     }
+    if (auto s = flush(); !s)
+        return s.error();
     report.lines = reader.linesRead();
     report.bad = reader.badLines();
     report.seconds = double(timer.nsecsElapsed()) / 1e9;

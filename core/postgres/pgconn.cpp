@@ -1,5 +1,7 @@
 #include "postgres/pgconn.h"
 
+#include "postgres/identifier.h"
+
 #include <libpq-fe.h>
 
 #include <memory>
@@ -20,12 +22,25 @@ QString quoteConninfoValue(const QString &value)
     return out + QLatin1Char('\'');
 }
 
-PgConn::PgConn(const QString &conninfo)
+PgConn::PgConn(const QString &conninfo, SearchPath path)
 {
     mConn = PQconnectdb(conninfo.toUtf8().constData());
     if (ok()) {
         PQsetClientEncoding(mConn, "UTF8");
         mCancel = PQgetCancel(mConn);
+        const char *sql = nullptr;
+        if (path == SearchPath::Pinned)
+            sql = "select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)";
+        else if (path == SearchPath::CatalogFirst)
+            sql = "select pg_catalog.set_config('search_path', 'pg_catalog, ' || "
+                  "pg_catalog.current_setting('search_path') || ', pg_temp', false)";
+        if (sql) {
+            std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(mConn, sql), &PQclear);
+            if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) { // never run on with the server's search_path
+                PQfinish(mConn);
+                mConn = nullptr;
+            }
+        }
     }
 }
 
@@ -101,11 +116,7 @@ Result<QList<QList<QByteArray>>> PgConn::rows(const QString &sql, const QList<QB
 
 QString PgConn::quoteIdentifier(const QString &ident) const
 {
-    const QByteArray utf8 = ident.toUtf8();
-    char *q = PQescapeIdentifier(mConn, utf8.constData(), size_t(utf8.size()));
-    const QString out = QString::fromUtf8(q);
-    PQfreemem(q);
-    return out;
+    return quoteIdent(ident);
 }
 
 QString PgConn::quoteLiteral(const QString &value) const

@@ -21,7 +21,11 @@ QString quoteConninfoValue(const QString &value);
  */
 class PgConn {
 public:
-    explicit PgConn(const QString &conninfo);
+    /** The session's search_path. Bloomscope's own sessions never leave it as the server set it:
+     *  Pinned for the filter and local clusters, CatalogFirst where a user's query or shard table
+     *  names are resolved (README "Privileges"). AsConfigured is for tests that act as the application. */
+    enum class SearchPath { AsConfigured, CatalogFirst, Pinned };
+    explicit PgConn(const QString &conninfo, SearchPath path = SearchPath::AsConfigured);
     ~PgConn();
     PgConn(const PgConn &) = delete;
     PgConn &operator=(const PgConn &) = delete;
@@ -37,6 +41,7 @@ public:
     /** Same, every column of every row (text format). */
     Result<QList<QList<QByteArray>>> rows(const QString &sql, const QList<QByteArray> &params = {}) const;
 
+    /** quoteIdent(): one part, never split on '.'. */
     QString quoteIdentifier(const QString &ident) const;
     QString quoteLiteral(const QString &value) const;
 

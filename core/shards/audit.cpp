@@ -1,5 +1,7 @@
 #include "shards/audit.h"
 
+#include "postgres/identifier.h"
+
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
 #include "postgres/pgconn.h"
@@ -15,7 +17,7 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
     AuditReport r;
     QList<QByteArray> names;
     for (int i = 0; i < map.shards.size(); ++i) {
-        PgConn c(map.shards[i].toConninfo());
+        PgConn c(map.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!c.ok())
             return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(c.errorMessage()));
         auto rows = c.column(QStringLiteral("select %1 from %2 order by random() limit $1")
@@ -51,26 +53,31 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
     return r;
 }
 
-Status recordAudit(Database &db, const QString &filterTable, const AuditReport &r)
+Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditReport &r)
 {
-    if (auto s = db.exec(QStringLiteral(
-            "create table if not exists bloomscope_audit (id bigserial primary key, filter_table text not null, "
-            "at timestamptz not null default now(), shards int not null, sampled bigint not null, "
-            "false_negatives jsonb not null, probes bigint not null, false_positives bigint not null, "
-            "measured float8 not null, low95 float8 not null, high95 float8 not null, estimated float8 not null)"));
+    const QString table = quoteIdent(filterTable.schema) + QStringLiteral(".bloomscope_audit");
+    if (auto s = db.exec(
+            QStringLiteral(
+                "create table if not exists %1 (id bigserial primary key, filter_table text not null, "
+                "at timestamptz not null default now(), shards int not null, sampled bigint not null, "
+                "false_negatives jsonb not null, probes bigint not null, false_positives bigint not null, "
+                "measured float8 not null, low95 float8 not null, high95 float8 not null, estimated float8 not null)")
+                .arg(table));
         !s)
         return s;
     QJsonArray fn;
     for (const QByteArray &n : r.falseNegatives)
         fn.append(QString::fromUtf8(n));
     QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("insert into bloomscope_audit (filter_table, at, shards, sampled, false_negatives, "
+    q.prepare(QStringLiteral("insert into %1 (filter_table, at, shards, sampled, false_negatives, "
                              "probes, false_positives, measured, low95, high95, estimated) "
-                             "values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)"));
+                             "values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)")
+                  .arg(table));
     for (const QVariant &v :
-         {QVariant(filterTable), QVariant(r.at.isValid() ? r.at : QDateTime::currentDateTimeUtc()), QVariant(r.shards),
-          QVariant(r.sampled), QVariant(QString::fromUtf8(QJsonDocument(fn).toJson(QJsonDocument::Compact))),
-          QVariant(r.probes), QVariant(r.falsePositives), QVariant(r.measured), QVariant(r.low95), QVariant(r.high95),
+         {QVariant(filterTable.name), QVariant(r.at.isValid() ? r.at : QDateTime::currentDateTimeUtc()),
+          QVariant(r.shards), QVariant(r.sampled),
+          QVariant(QString::fromUtf8(QJsonDocument(fn).toJson(QJsonDocument::Compact))), QVariant(r.probes),
+          QVariant(r.falsePositives), QVariant(r.measured), QVariant(r.low95), QVariant(r.high95),
           QVariant(r.estimated)})
         q.addBindValue(v);
     if (!q.exec())
@@ -78,17 +85,21 @@ Status recordAudit(Database &db, const QString &filterTable, const AuditReport &
     return success();
 }
 
-Result<std::optional<AuditReport>> lastAudit(Database &db, const QString &filterTable)
+Result<std::optional<AuditReport>> lastAudit(Database &db, const QualifiedName &filterTable)
 {
+    const QString table = quoteIdent(filterTable.schema) + QStringLiteral(".bloomscope_audit");
     QSqlQuery q(db.db());
-    if (!q.exec(QStringLiteral("select to_regclass('bloomscope_audit') is not null")) || !q.next())
+    q.prepare(QStringLiteral("select pg_catalog.to_regclass(?) is not null"));
+    q.addBindValue(table);
+    if (!q.exec() || !q.next())
         return Database::queryError(q, QStringLiteral("looking for bloomscope_audit"));
     if (!q.value(0).toBool())
         return std::optional<AuditReport>{};
     q.prepare(QStringLiteral("select at, shards, sampled, false_negatives::text, probes, false_positives, measured, "
-                             "low95, high95, estimated from bloomscope_audit where filter_table = ? "
-                             "order by at desc, id desc limit 1"));
-    q.addBindValue(filterTable);
+                             "low95, high95, estimated from %1 where filter_table = ? "
+                             "order by at desc, id desc limit 1")
+                  .arg(table));
+    q.addBindValue(filterTable.name);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the last audit"));
     if (!q.next())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "postgres/identifier.h"
 #include "shards/shardmap.h"
 
 #include <QDateTime>
@@ -26,9 +27,9 @@ struct AuditReport {
 
 class Database;
 /** Keeps the report in bloomscope_audit beside the filter, so the GUI (anywhere) shows the last one. */
-Status recordAudit(Database &db, const QString &filterTable, const AuditReport &report);
+Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditReport &report);
 /** The last recorded audit of this filter; an empty optional when none was ever recorded. */
-Result<std::optional<AuditReport>> lastAudit(Database &db, const QString &filterTable);
+Result<std::optional<AuditReport>> lastAudit(Database &db, const QualifiedName &filterTable);
 
 /** Samples up to `perShard` users of every shard (random order) and `probes` never-added names. */
 class FilterStore;

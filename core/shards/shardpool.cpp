@@ -30,7 +30,7 @@ Status ShardPool::connect()
     mConns.clear();
     mLookupSql.clear();
     for (int i = 0; i < mMap.shards.size(); ++i) {
-        auto c = std::make_unique<PgConn>(mMap.shards[i].toConninfo());
+        auto c = std::make_unique<PgConn>(mMap.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!c->ok())
             return makeError(
                 ErrorKind::Connection,
@@ -96,21 +96,31 @@ Result<qint64> deleteUser(const ShardMap &map, const QByteArray &name)
 {
     qint64 deleted = 0;
     for (int i = 0; i < map.shards.size(); ++i) {
-        PgConn conn(map.shards[i].toConninfo());
+        PgConn conn(map.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!conn.ok())
             return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(conn.errorMessage()));
+        // The tombstones live beside the users table (the session's search_path starts at pg_catalog).
+        auto schema =
+            conn.column(QStringLiteral("select n.nspname from pg_catalog.pg_class c join pg_catalog.pg_namespace n "
+                                       "on n.oid = c.relnamespace where c.oid = pg_catalog.to_regclass($1)"),
+                        {conn.quoteIdentifier(map.table).toUtf8()});
+        if (!schema || schema->isEmpty())
+            return makeError(ErrorKind::Server, QStringLiteral("shard %1: there is no table %2").arg(i).arg(map.table));
+        const QString tombstones =
+            conn.quoteIdentifier(QString::fromUtf8(schema->first())) + QStringLiteral(".bloomscope_deleted_users");
         // Delete and leave the tombstone in one transaction: a lookup never sees the name nowhere.
-        if (auto s = conn.exec(QStringLiteral(
-                "begin; create table if not exists bloomscope_deleted_users "
-                "(lower_name text not null, deleted_at timestamptz not null default now()); "
-                "create index if not exists bloomscope_deleted_users_name on bloomscope_deleted_users (lower_name)"));
+        if (auto s =
+                conn.exec(QStringLiteral("begin; create table if not exists %1 "
+                                         "(lower_name text not null, deleted_at timestamptz not null default now()); "
+                                         "create index if not exists bloomscope_deleted_users_name on %1 (lower_name)")
+                              .arg(tombstones));
             !s)
             return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(s.error().message));
         auto r = conn.column(QStringLiteral("with d as (delete from %1 where lower(%2) = lower($1) returning 1), "
-                                            "t as (insert into bloomscope_deleted_users (lower_name) "
+                                            "t as (insert into %3 (lower_name) "
                                             "select lower($1) where exists (select 1 from d) returning 1) "
                                             "select (select count(*) from d), (select count(*) from t)")
-                                 .arg(conn.quoteIdentifier(map.table), conn.quoteIdentifier(map.column)),
+                                 .arg(conn.quoteIdentifier(map.table), conn.quoteIdentifier(map.column), tombstones),
                              {name});
         if (!r)
             return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(r.error().message));

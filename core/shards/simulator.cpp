@@ -17,7 +17,7 @@ Result<QList<QByteArray>> replayNames(const ShardMap &map, qint64 count, double 
     QList<QByteArray> names;
     const qint64 taken = qBound<qint64>(0, qRound64(double(count) * takenShare), count);
     if (taken > 0) {
-        PgConn shard0(map.shards.first().toConninfo());
+        PgConn shard0(map.shards.first().toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!shard0.ok())
             return makeError(ErrorKind::Connection, QStringLiteral("shard 0: %1").arg(shard0.errorMessage()));
         auto rows = shard0.column(QStringLiteral("select %1 from %2 order by random() limit $1")

@@ -11,7 +11,7 @@ insert into {{table}}
 select n, 0::bit({{chunk_bits}}) from generate_series(0, {{chunks_minus_1}}) as n;
 
 create function {{function}}(name text, out chunk int, out mask bit({{chunk_bits}}))
-language plpgsql as $$
+language plpgsql set search_path = pg_catalog, pg_temp as $$
 declare
   h bit(128) := ('x' || md5(lower(name)))::bit(128);
 begin

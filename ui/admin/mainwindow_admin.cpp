@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "admin/rebuilddialog.h"
+#include "admin/swapdialog.h"
 #include "model/placement.h"
 #include "session/filtersession.h"
 
@@ -163,12 +164,13 @@ void MainWindow::openRebuild()
     connect(dialog, &RebuildDialog::finished, this, [this](const QString &table) {
         mStatus->setText(tr("Rebuilt %1: swap it in with Admin > Swap.").arg(table));
     });
+    connect(dialog, &RebuildDialog::swapRequested, this, &MainWindow::openSwap);
     dialog->show();
 }
 
 void MainWindow::openSwap()
 {
-    auto *dialog = new SwapDialog(mSession->spec(), this);
+    auto *dialog = new SwapDialog(mSession->spec(), mSession->summary().ref, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SwapDialog::swapped, this, [this] {
         // The live pair changed: attach again so the geometry and the pictures follow.

@@ -1,7 +1,9 @@
 #include "admin/rebuilddialog.h"
 
+#include "admin/offthread.h"
 #include "model/fprmodel.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -20,18 +22,6 @@
 namespace bloom {
 
 namespace {
-
-/** Runs `work` on a new thread (which opens its own connection) and `done` back on ctx's thread. */
-template<class T> void runOffThread(QObject *ctx, std::function<T()> work, std::function<void(T)> done)
-{
-    QThread *t = QThread::create([ctx, work = std::move(work), done = std::move(done)]() mutable {
-        T result = work();
-        QMetaObject::invokeMethod(
-            ctx, [done, result] { done(result); }, Qt::QueuedConnection);
-    });
-    QObject::connect(t, &QThread::finished, t, &QObject::deleteLater);
-    t->start();
-}
 
 QString oneIn(double p)
 {
@@ -75,6 +65,7 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mTarget->setValue(1.0);
     auto *recommendButton = new QPushButton(tr("Recommend"), this);
     mChunksLog2 = new QSpinBox(this);
+    mChunksLog2->setObjectName(QStringLiteral("chunksLog2"));
     mChunksLog2->setRange(0, Geometry::MaxChunkLog2);
     mChunksLog2->setPrefix(QStringLiteral("2^"));
     mBitsLog2 = new QSpinBox(this);
@@ -85,6 +76,9 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mChunksLog2->setValue(live.geometry.chunkLog2() + 1);
     mBitsLog2->setValue(live.geometry.bitsLog2());
     mK->setValue(live.geometry.k());
+    mAllowSmaller = new QCheckBox(this);
+    mAllowSmaller->setObjectName(QStringLiteral("allowSmaller"));
+    mAllowSmaller->setVisible(false);
     mPreview = new QLabel(this);
     mPreview->setObjectName(QStringLiteral("preview"));
     mPreview->setWordWrap(true);
@@ -123,6 +117,7 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(mPreview);
+    layout->addWidget(mAllowSmaller);
     layout->addWidget(mStage);
     layout->addWidget(mProgress);
     layout->addWidget(buttons);
@@ -131,16 +126,28 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     for (QSpinBox *b : {mChunksLog2, mBitsLog2, mK})
         connect(b, &QSpinBox::valueChanged, this, &RebuildDialog::updatePreview);
     connect(mExpected, &QDoubleSpinBox::valueChanged, this, &RebuildDialog::updatePreview);
-    connect(mStart, &QPushButton::clicked, this, &RebuildDialog::start);
+    connect(mAllowSmaller, &QCheckBox::toggled, this, &RebuildDialog::updatePreview);
+    connect(mStart, &QPushButton::clicked, this, [this] {
+        if (mRebuilt.isEmpty())
+            start();
+        else {
+            emit swapRequested(mRebuilt);
+            accept();
+        }
+    });
     connect(mCancel, &QPushButton::clicked, this, [this] {
-        if (mRunning) {
+        if (!mRebuilt.isEmpty()) {
+            accept();
+        } else if (mRunning) {
             mCancelFlag->store(true);
             mStage->setText(tr("Cancelling... the live filter is not touched."));
         } else {
             reject();
         }
     });
-    recommend();
+    // The wizard starts from the live filter (the reference's growth step: twice its chunks, the
+    // same chunk size and k); Recommend sizes from the expected names and the target FPR.
+    updatePreview();
     resize(720, 520);
 }
 
@@ -152,7 +159,8 @@ RebuildDialog::~RebuildDialog()
 void RebuildDialog::recommend()
 {
     if (auto s = fpr::sizing(mExpected->value(), mTarget->value() / 100.0, mLive.geometry.bitsLog2())) {
-        mChunksLog2->setValue(s->geometry.chunkLog2());
+        // Never below the live filter's chunks: a smaller filter is a choice made explicitly.
+        mChunksLog2->setValue(qMax(s->geometry.chunkLog2(), mLive.geometry.chunkLog2()));
         mBitsLog2->setValue(s->geometry.bitsLog2());
         mK->setValue(s->geometry.k());
     }
@@ -178,7 +186,14 @@ void RebuildDialog::updatePreview()
         mStart->setEnabled(false);
         return;
     }
-    mStart->setEnabled(!mRunning);
+    const bool smaller = g->totalBits() < mLive.geometry.totalBits();
+    mAllowSmaller->setVisible(smaller);
+    if (smaller)
+        mAllowSmaller->setText(tr("Build a smaller filter than the live one: at today's %L1 names its FPR would be %2 "
+                                  "(now %3)")
+                                   .arg(qRound64(mNames))
+                                   .arg(oneIn(fpr::blocked(mNames, *g)), oneIn(fpr::blocked(mNames, mLive.geometry))));
+    mStart->setEnabled(!mRunning && mRebuilt.isEmpty() && (!smaller || mAllowSmaller->isChecked()));
     const double expected = mExpected->value();
     mPreview->setText(tr("<b>Now</b>: %1 at %L2 names; at %L3 names it would be %4.<br>"
                          "<b>After</b>: %5 (%6 on disk): %7 at %L2 names, %8 at %L3 names.")
@@ -200,6 +215,7 @@ RebuildOptions RebuildDialog::options() const
         if (auto s = ConnectionSpec::parse(line.trimmed()))
             o.sources.append(*s);
     o.query = mQuery->text().trimmed();
+    o.allowSmaller = mAllowSmaller->isChecked();
     if (!mFile->text().trimmed().isEmpty())
         o.files = {mFile->text().trimmed()};
     return o;
@@ -255,152 +271,16 @@ void RebuildDialog::start()
                 return;
             }
             mRebuilt = r->newTable;
+            // What comes next: the swap, or closing the wizard (the rebuilt pair waits).
+            mStart->setText(tr("Swap now..."));
+            mStart->setEnabled(true);
+            mCancel->setText(tr("Close"));
             mStage->setText(tr("Rebuilt %1: %L2 names in %3 s. The live filter records sign-ups until the swap.")
                                 .arg(r->newTable)
                                 .arg(r->exported)
                                 .arg(r->totalSeconds, 0, 'f', 1));
             emit finished(r->newTable);
         });
-}
-
-SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, QWidget *parent)
-    : QDialog(parent)
-    , mSpec(filterSpec)
-{
-    setWindowTitle(tr("Swap in the rebuilt filter"));
-    mComparison = new QLabel(tr("Reading both filters..."), this);
-    mComparison->setObjectName(QStringLiteral("comparison"));
-    mComparison->setTextFormat(Qt::RichText);
-    mResult = new QLabel(this);
-    mResult->setWordWrap(true);
-    auto *buttons = new QDialogButtonBox(this);
-    mSwap = buttons->addButton(tr("Swap in one transaction"), QDialogButtonBox::AcceptRole);
-    mSwap->setEnabled(false);
-    buttons->addButton(QDialogButtonBox::Close);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(mComparison);
-    layout->addWidget(mResult);
-    layout->addWidget(buttons);
-
-    struct Side {
-        QString table;
-        QString geometry, size;
-        double fpr = 0, names = 0;
-    };
-    struct Compared {
-        Error error;
-        bool ok = false;
-        Side live, next;
-    };
-    const ConnectionSpec spec = mSpec;
-    runOffThread<Compared>(
-        this,
-        [spec]() {
-            Compared c;
-            auto db = Database::open(spec);
-            if (!db) {
-                c.error = db.error();
-                return c;
-            }
-            auto st = Rebuilder::state(**db);
-            if (!st || !st->exists || st->stage != QLatin1String("ready")) {
-                c.error = st ? makeError(ErrorKind::Usage, tr("There is no finished rebuild to swap in.")) : st.error();
-                return c;
-            }
-            for (auto [ref, side] : {std::pair{FilterRef{st->liveTable, st->liveFunction}, &c.live},
-                                     std::pair{FilterRef{st->newTable, st->newFunction}, &c.next}}) {
-                FilterStore store(**db, ref);
-                if (auto s = store.attach(); !s) {
-                    c.error = s.error();
-                    return c;
-                }
-                auto fill = store.fill();
-                auto health = store.health();
-                if (!fill || !health) {
-                    c.error = !fill ? fill.error() : health.error();
-                    return c;
-                }
-                side->table = ref.table;
-                side->geometry = store.geometry().describe();
-                side->size = formatBytes(quint64(health->totalBytes));
-                side->fpr = fill->estimatedFpr();
-                side->names = fill->estimatedNames();
-            }
-            c.ok = true;
-            return c;
-        },
-        [this](Compared c) {
-            if (!c.ok) {
-                mComparison->setText(c.error.toString().toHtmlEscaped());
-                return;
-            }
-            mNewTable = c.next.table;
-            const auto row = [](const QString &what, const QString &a, const QString &b) {
-                return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>").arg(what, a, b);
-            };
-            mComparison->setText(
-                QStringLiteral("<table cellspacing=8><tr><td></td><td><b>live (old)</b></td><td><b>rebuilt (new)</b>"
-                               "</td></tr>%1%2%3%4%5</table>")
-                    .arg(row(tr("table"), c.live.table, c.next.table),
-                         row(tr("geometry"), c.live.geometry, c.next.geometry),
-                         row(tr("size"), c.live.size, c.next.size),
-                         row(tr("estimated FPR"), oneIn(c.live.fpr), oneIn(c.next.fpr)),
-                         row(tr("estimated names"), QString::number(qRound64(c.live.names)),
-                             QString::number(qRound64(c.next.names)))));
-            mSwap->setEnabled(true);
-        });
-
-    connect(mSwap, &QPushButton::clicked, this, [this] {
-        if (QMessageBox::question(
-                this, tr("Swap"),
-                tr("Make %1 the live filter now? The old pair is kept under a dated name.").arg(mNewTable)) ==
-            QMessageBox::Yes)
-            swapNow();
-    });
-    resize(640, 300);
-}
-
-QString SwapDialog::resultText() const
-{
-    return mResult->text();
-}
-
-bool SwapDialog::readyToSwap() const
-{
-    return mSwap->isEnabled();
-}
-
-void SwapDialog::swapNow()
-{
-    mSwap->setEnabled(false);
-    mResult->setText(tr("Swapping..."));
-    const ConnectionSpec spec = mSpec;
-    const QString table = mNewTable;
-    runOffThread<Result<SwapReport>>(
-        this,
-        [spec, table]() -> Result<SwapReport> {
-            auto db = Database::open(spec);
-            if (!db)
-                return db.error();
-            return Rebuilder::swap(**db, table);
-        },
-        [this](Result<SwapReport> r) {
-            if (!r) {
-                mResult->setText(r.error().toString());
-                return;
-            }
-            mResult->setText(tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3.")
-                                 .arg(r->exclusiveMs, 0, 'f', 1)
-                                 .arg(r->lockMs, 0, 'f', 1)
-                                 .arg(r->oldTable));
-            emit swapped(*r);
-        });
-}
-
-QString SwapDialog::comparisonText() const
-{
-    return mComparison->text();
 }
 
 } // namespace bloom

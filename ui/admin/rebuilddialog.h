@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 
+class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -39,8 +40,14 @@ public:
     void start();
     void setSources(const QStringList &conninfos, const QString &file);
 
+    /** Shown when the geometry is smaller than the live one: ticking it is the explicit confirmation. */
+    QCheckBox *allowSmaller() const { return mAllowSmaller; }
+    QPushButton *startButton() const { return mStart; }
+
 signals:
     void finished(const QString &table);
+    /** After a rebuild: the user chose "Swap now...". */
+    void swapRequested(const QString &table);
 
 private:
     void recommend();
@@ -55,31 +62,10 @@ private:
     QLabel *mPreview = nullptr, *mStage = nullptr;
     QProgressBar *mProgress = nullptr;
     QPushButton *mStart = nullptr, *mCancel = nullptr;
+    QCheckBox *mAllowSmaller = nullptr;
     std::shared_ptr<std::atomic<bool>> mCancelFlag = std::make_shared<std::atomic<bool>>(false);
     QString mRebuilt;
     bool mRunning = false;
-};
-
-/** Old and new side by side (geometry, size, estimated FPR and names), then the swap on a worker. */
-class SwapDialog : public QDialog {
-    Q_OBJECT
-public:
-    SwapDialog(const ConnectionSpec &filterSpec, QWidget *parent = nullptr);
-    QString comparisonText() const;
-    QString resultText() const;
-    bool readyToSwap() const;
-    /** Swaps without asking again (the button asks first). */
-    void swapNow();
-
-signals:
-    void swapped(const bloom::SwapReport &report);
-
-private:
-    ConnectionSpec mSpec;
-    QLabel *mComparison = nullptr;
-    QLabel *mResult = nullptr;
-    QPushButton *mSwap = nullptr;
-    QString mNewTable;
 };
 
 } // namespace bloom

@@ -142,7 +142,7 @@ void ShardWorker::runAudit(qint64 perShard)
     state.report = *r;
     if (mDb->readOnly())
         state.recordError = tr("not recorded: this session is read-only (admin mode records audits)");
-    else if (auto s = recordAudit(*mDb, mStore->ref().table, *r); !s)
+    else if (auto s = recordAudit(*mDb, mStore->tableName(), *r); !s)
         state.recordError = tr("not recorded: %1").arg(s.error().message);
     emit auditRead(state);
 }
@@ -151,7 +151,7 @@ void ShardWorker::readLastAudit()
 {
     if (!mDb)
         return;
-    auto last = lastAudit(*mDb, mStore->ref().table);
+    auto last = lastAudit(*mDb, mStore->tableName());
     if (!last) {
         emit failed(ShardTask::LastAudit, last.error());
         return;

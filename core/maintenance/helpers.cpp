@@ -1,0 +1,80 @@
+#include "maintenance/helpers.h"
+
+#include <QSqlQuery>
+
+#include <libpq-fe.h>
+
+#include <memory>
+
+namespace bloom::maintenance {
+
+Result<Helpers> helpers(Database &db, const FilterRef &live)
+{
+    auto table = db.resolve(live.table, QStringLiteral("--table"), Database::ObjectKind::Table);
+    if (!table)
+        return table.error();
+    auto function = db.resolve(live.function, QStringLiteral("--function"), Database::ObjectKind::TextFunction);
+    if (!function)
+        return function.error();
+    if (function->schema != table->schema)
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("the filter's table %1 and function %2 are in different schemas")
+                             .arg(table->text(), function->text()),
+                         QStringLiteral("rebuild and swap keep the pair in one schema; give --function %1.%2")
+                             .arg(table->schema, function->name));
+    Helpers h;
+    h.liveTable = *table;
+    h.liveFunction = *function;
+    h.schema = quoteIdent(table->schema);
+    h.state = h.schema + QStringLiteral(".bloomscope_rebuild");
+    h.pending = h.schema + QStringLiteral(".bloomscope_pending");
+    h.record = h.schema + QStringLiteral(".bloomscope_record");
+    h.swapped = h.schema + QStringLiteral(".bloomscope_swapped");
+    return h;
+}
+
+Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &quotedTable)
+{
+    QSqlQuery q(db.db());
+    q.prepare(
+        QStringLiteral("select c.relowner::regrole::text, "
+                       "  c.relowner = (select l.relowner from pg_class l where l.oid = pg_catalog.to_regclass(?)) "
+                       "  or pg_catalog.pg_has_role(current_user, c.relowner, 'MEMBER') "
+                       "  or (select r.rolsuper from pg_roles r where r.oid = c.relowner) "
+                       "from pg_class c where c.oid = pg_catalog.to_regclass(?)"));
+    q.addBindValue(h.liveTable.quoted());
+    q.addBindValue(quotedTable);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("looking for %1").arg(quotedTable));
+    if (!q.next())
+        return false;
+    if (!q.value(1).toBool())
+        return makeError(ErrorKind::Refused,
+                         QStringLiteral("refusing to use %1: it is owned by role %2, which is neither you, a role "
+                                        "of yours, the owner of %3 nor a superuser (another role created it)")
+                             .arg(quotedTable, q.value(0).toString(), h.liveTable.text()),
+                         QStringLiteral("inspect it, drop it as its owner or a superuser, and run again"));
+    return true;
+}
+
+Status execOne(Database &db, const QString &sql, const QString &what)
+{
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(
+        PQexecParams(db.pgconn(), sql.toUtf8().constData(), 0, nullptr, nullptr, nullptr, nullptr, 0), &PQclear);
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        return makeError(
+            ErrorKind::Server,
+            QStringLiteral("%1 failed: %2").arg(what, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed()));
+    return success();
+}
+
+QString suffixed(const QString &name, const QString &suffix)
+{
+    QString base = name;
+    while (!base.isEmpty() && (base + suffix).toUtf8().size() > 63)
+        base.chop(1);
+    return base + suffix;
+}
+
+} // namespace bloom::maintenance

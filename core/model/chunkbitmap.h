@@ -1,0 +1,41 @@
+#pragma once
+
+#include "model/geometry.h"
+#include "model/placement.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace bloom {
+
+/**
+ * The bits of many names ORed into one dense copy of the filter (geometry.bits() / 8 bytes: 128 MiB
+ * for the reference filter) with a flag per chunk touched. A bulk load of any size then writes each
+ * touched chunk once, as one binary COPY row in chunk order.
+ */
+class ChunkBitmap {
+public:
+    explicit ChunkBitmap(const Geometry &g);
+
+    /** Bytes a ChunkBitmap of g needs. */
+    static quint64 bytesFor(const Geometry &g) { return g.totalBytes() + g.chunks(); }
+
+    void add(const Placement &p);
+    qint64 names() const { return mNames; }
+    qint64 touchedChunks() const { return mTouched; }
+    bool isEmpty() const { return mNames == 0; }
+
+    /** The COPY stream (chunk int4, bits varbit) of the touched chunks, in pieces of about
+     *  `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
+    qint64 writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes = 1 << 20) const;
+
+private:
+    Geometry mGeometry;
+    std::vector<std::uint8_t> mBits;
+    std::vector<std::uint8_t> mTouchedFlags;
+    qint64 mNames = 0;
+    qint64 mTouched = 0;
+};
+
+} // namespace bloom

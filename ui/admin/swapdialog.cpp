@@ -1,0 +1,269 @@
+#include "admin/swapdialog.h"
+
+#include "admin/offthread.h"
+#include "model/fprmodel.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace bloom {
+
+namespace {
+
+QString count(double n)
+{
+    return QLocale().toString(qint64(std::llround(n)));
+}
+
+QString bullets(const QStringList &items)
+{
+    QString out;
+    for (const QString &i : items)
+        out += QStringLiteral("<li>%1</li>").arg(i.toHtmlEscaped());
+    return QStringLiteral("<ul style=\"margin:0\">%1</ul>").arg(out);
+}
+
+/** The guard's fix in the dialog's own words (the core's names bloomctl's options). */
+QString guiFix(const SwapCheck &c)
+{
+    if (!c.auditMisses.isEmpty())
+        return SwapDialog::tr(
+            "Fix: abort this rebuild (Admin > Rebuild) and rebuild from every source that holds users.");
+    if (c.fewerNames)
+        return SwapDialog::tr("Fix: add the other shards to the rebuild, or tick \"The names are really gone\" below "
+                              "if the accounts were deleted.");
+    return SwapDialog::tr("Fix: re-create these on the new table after the swap and tick \"I will re-create\" below, "
+                          "or remove them from the live table first.");
+}
+
+} // namespace
+
+SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, QWidget *parent)
+    : QDialog(parent)
+    , mSpec(filterSpec)
+    , mLive(live)
+{
+    setWindowTitle(tr("Swap in the rebuilt filter"));
+    mComparison = new QLabel(tr("Checking the rebuilt filter against the live one..."), this);
+    mComparison->setObjectName(QStringLiteral("comparison"));
+    mComparison->setTextFormat(Qt::RichText);
+    mComparison->setWordWrap(true);
+    mCarried = new QLabel(this);
+    mCarried->setObjectName(QStringLiteral("carried"));
+    mCarried->setTextFormat(Qt::RichText);
+    mCarried->setWordWrap(true);
+    mVerdict = new QLabel(this);
+    mVerdict->setObjectName(QStringLiteral("verdict"));
+    mVerdict->setTextFormat(Qt::RichText);
+    mVerdict->setWordWrap(true);
+    mAllowFewer = new QCheckBox(tr("The names are really gone (deleted accounts): allow fewer names"), this);
+    mAllowFewer->setObjectName(QStringLiteral("allowFewerNames"));
+    mAllowFewer->setVisible(false);
+    mAcceptUncarried = new QCheckBox(tr("I will re-create what cannot be carried over myself"), this);
+    mAcceptUncarried->setObjectName(QStringLiteral("acceptUncarried"));
+    mAcceptUncarried->setVisible(false);
+    auto *sqlLabel = new QLabel(tr("The swap's &SQL (one transaction):"), this);
+    mSql = new QPlainTextEdit(this);
+    mSql->setObjectName(QStringLiteral("swapSql"));
+    mSql->setReadOnly(true);
+    mSql->setMaximumHeight(140);
+    sqlLabel->setBuddy(mSql);
+    mResult = new QLabel(this);
+    mResult->setObjectName(QStringLiteral("swapResult"));
+    mResult->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(this);
+    mSwap = buttons->addButton(tr("&Swap..."), QDialogButtonBox::AcceptRole);
+    mSwap->setObjectName(QStringLiteral("swapButton"));
+    mSwap->setEnabled(false);
+    mSwap->setAutoDefault(false);
+    QPushButton *close = buttons->addButton(QDialogButtonBox::Close);
+    close->setDefault(true); // Enter never swaps
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(mComparison);
+    layout->addWidget(mCarried);
+    layout->addWidget(mVerdict);
+    layout->addWidget(mAllowFewer);
+    layout->addWidget(mAcceptUncarried);
+    layout->addWidget(sqlLabel);
+    layout->addWidget(mSql);
+    layout->addWidget(mResult);
+    layout->addWidget(buttons);
+    connect(mAllowFewer, &QCheckBox::toggled, this, &SwapDialog::updateVerdict);
+    connect(mAcceptUncarried, &QCheckBox::toggled, this, &SwapDialog::updateVerdict);
+
+    const ConnectionSpec spec = mSpec;
+    const SwapOptions checkOptions = options();
+    runOffThread<Result<std::pair<SwapCheck, RebuildState>>>(
+        this,
+        [spec, checkOptions]() -> Result<std::pair<SwapCheck, RebuildState>> {
+            auto db = Database::open(spec);
+            if (!db)
+                return db.error();
+            auto st = Rebuilder::state(**db, checkOptions.live);
+            if (!st)
+                return st.error();
+            if (!st->exists || st->stage != QLatin1String("ready"))
+                return makeError(ErrorKind::Usage, tr("There is no finished rebuild to swap in."));
+            auto c = Rebuilder::checkSwap(**db, st->newTable, checkOptions);
+            if (!c)
+                return c.error();
+            return std::pair{*c, *st};
+        },
+        [this](Result<std::pair<SwapCheck, RebuildState>> r) {
+            if (!r) {
+                mComparison->setText(r.error().toString().toHtmlEscaped());
+                emit checked();
+                return;
+            }
+            mCheck = r->first;
+            const SwapCheck &c = *mCheck;
+            const auto row = [](const QString &what, const QString &a, const QString &b) {
+                return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
+                    .arg(what.toHtmlEscaped(), a.toHtmlEscaped(), b.toHtmlEscaped());
+            };
+            QString sources;
+            for (const SourceCount &s : c.perSource)
+                sources += QStringLiteral("<li>%1: %2</li>").arg(s.source.toHtmlEscaped(), count(double(s.names)));
+            mComparison->setText(
+                QStringLiteral("<table cellspacing=6><tr><td></td><td><b>%1</b></td><td><b>%2</b></td></tr>"
+                               "%3%4%5%6</table><p>%7<ul style=\"margin:0\">%8</ul>%9</p>")
+                    .arg(tr("live (old)"), tr("rebuilt (new)"), row(tr("table"), c.liveTable, c.newTable),
+                         row(tr("geometry"), c.liveGeometry.describe(), c.newGeometry.describe()),
+                         row(tr("estimated names"), count(c.liveNames), count(c.newNames)),
+                         row(tr("estimated FPR"), fpr::oneIn(fpr::blocked(c.liveNames, c.liveGeometry)),
+                             fpr::oneIn(fpr::blocked(c.newNames, c.newGeometry))),
+                         tr("The rebuild read:").toHtmlEscaped(), sources,
+                         tr("Pending names to drain in the swap: %1. Live names the new filter would miss: %2%.")
+                             .arg(count(double(c.pending)))
+                             .arg(c.missingShare * 100, 0, 'f', 1)
+                             .toHtmlEscaped()));
+            QString carried = QStringLiteral("<b>%1</b>%2")
+                                  .arg(tr("Carried over to the new pair:"),
+                                       c.carried.isEmpty() ? tr(" nothing to carry") : bullets(c.carried));
+            if (!c.notCarried.isEmpty())
+                carried += QStringLiteral("<b>%1</b>%2").arg(tr("Cannot be carried over:"), bullets(c.notCarried));
+            carried += QStringLiteral("<p>%1</p>")
+                           .arg(c.audited ? tr("Audit: %1 sampled users, %2 check free in the new table.")
+                                                .arg(c.auditSampled)
+                                                .arg(c.auditMisses.size())
+                                                .toHtmlEscaped()
+                                          : c.auditNote.toHtmlEscaped());
+            mCarried->setText(carried);
+            mSql->setPlainText(c.sql);
+            mAllowFewer->setVisible(c.fewerNames);
+            mAcceptUncarried->setVisible(!c.notCarried.isEmpty());
+            updateVerdict();
+            emit checked();
+        });
+
+    connect(mSwap, &QPushButton::clicked, this, [this] {
+        QMessageBox *box = confirmation();
+        if (box->exec() == QMessageBox::Yes)
+            swapNow();
+        box->deleteLater();
+    });
+    resize(720, 640);
+}
+
+SwapOptions SwapDialog::options() const
+{
+    SwapOptions o;
+    o.live = mLive;
+    o.allowFewerNames = mAllowFewer->isChecked();
+    o.allowUncarried = mAcceptUncarried->isChecked();
+    return o;
+}
+
+void SwapDialog::updateVerdict()
+{
+    if (!mCheck)
+        return;
+    judgeSwap(*mCheck, options());
+    if (mCheck->refusal.isEmpty())
+        mVerdict->setText(tr("The guard lets this swap go ahead.").toHtmlEscaped());
+    else
+        mVerdict->setText(
+            QStringLiteral("<b>%1</b> %2<br>%3")
+                .arg(tr("Refused:").toHtmlEscaped(), mCheck->refusal.toHtmlEscaped(), guiFix(*mCheck).toHtmlEscaped()));
+    mSwap->setEnabled(!mSwapping && mCheck->refusal.isEmpty());
+}
+
+QMessageBox *SwapDialog::confirmation()
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Swap"),
+                                tr("Make %1 the live filter now?").arg(mCheck ? mCheck->newTable : QString()),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    if (mCheck)
+        box->setInformativeText(tr("Estimated names: live %1, new %2. %3 item(s) carried over. The old pair is kept "
+                                   "under a dated name until Admin > Drop old.")
+                                    .arg(count(mCheck->liveNames), count(mCheck->newNames))
+                                    .arg(mCheck->carried.size()));
+    box->setDetailedText(mSql->toPlainText());
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setEscapeButton(QMessageBox::Cancel);
+    return box;
+}
+
+QString SwapDialog::resultText() const
+{
+    return mResult->text();
+}
+
+QString SwapDialog::verdictText() const
+{
+    return mVerdict->text();
+}
+
+bool SwapDialog::readyToSwap() const
+{
+    return mSwap->isEnabled();
+}
+
+void SwapDialog::swapNow()
+{
+    if (!mCheck)
+        return;
+    mSwapping = true;
+    mSwap->setEnabled(false);
+    mResult->setText(tr("Swapping..."));
+    const ConnectionSpec spec = mSpec;
+    const QString table = mCheck->newTable;
+    const SwapOptions o = options();
+    runOffThread<Result<SwapReport>>(
+        this,
+        [spec, table, o]() -> Result<SwapReport> {
+            auto db = Database::open(spec);
+            if (!db)
+                return db.error();
+            return Rebuilder::swap(**db, table, o);
+        },
+        [this](Result<SwapReport> r) {
+            mSwapping = false;
+            if (!r) {
+                mResult->setText(r.error().toString());
+                updateVerdict();
+                return;
+            }
+            mResult->setText(tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3.")
+                                 .arg(r->exclusiveMs, 0, 'f', 1)
+                                 .arg(r->lockMs, 0, 'f', 1)
+                                 .arg(r->oldTable));
+            emit swapped(*r);
+        });
+}
+
+QString SwapDialog::comparisonText() const
+{
+    return mComparison->text();
+}
+
+} // namespace bloom

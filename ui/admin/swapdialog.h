@@ -1,0 +1,59 @@
+#pragma once
+
+#include "maintenance/rebuild.h"
+#include "postgres/connectionspec.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QLabel;
+class QMessageBox;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace bloom {
+
+/**
+ * The swap: the guard's findings first (both filters' estimated names, what the rebuild read from
+ * each source, the audit of the new table, what is carried over and what cannot be), the exact SQL,
+ * then a confirmation that defaults to Cancel. A refused swap stays refused until the DBA says why
+ * it is right (the names were deleted; what cannot be carried will be re-created by hand).
+ */
+class SwapDialog : public QDialog {
+    Q_OBJECT
+public:
+    SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, QWidget *parent = nullptr);
+    QString comparisonText() const;
+    QString verdictText() const;
+    QString resultText() const;
+    bool readyToSwap() const;
+    /** The check box that overrides a "fewer names" refusal. */
+    QCheckBox *allowFewerNames() const { return mAllowFewer; }
+    /** The confirmation the Swap button shows (Cancel is its default button). */
+    QMessageBox *confirmation();
+    /** Swaps without asking again (the button asks first). */
+    void swapNow();
+
+signals:
+    void swapped(const bloom::SwapReport &report);
+    void checked();
+
+private:
+    SwapOptions options() const;
+    void updateVerdict();
+
+    ConnectionSpec mSpec;
+    FilterRef mLive;
+    std::optional<SwapCheck> mCheck;
+    QLabel *mComparison = nullptr;
+    QLabel *mCarried = nullptr;
+    QLabel *mVerdict = nullptr;
+    QLabel *mResult = nullptr;
+    QCheckBox *mAllowFewer = nullptr;
+    QCheckBox *mAcceptUncarried = nullptr;
+    QPlainTextEdit *mSql = nullptr;
+    QPushButton *mSwap = nullptr;
+    bool mSwapping = false;
+};
+
+} // namespace bloom
