@@ -441,7 +441,8 @@ private slots:
         o.graceSeconds = 0;
         o.allowSmaller = true; // a small filter on purpose: its rates are measurable
         Rebuilder r(*db, o);
-        QVERIFY(r.run().ok());
+        auto run = r.run();
+        QVERIFY2(run.ok(), qPrintable(run.ok() ? QString() : run.error().toString()));
         FilterStore s(*db, FilterRef{QStringLiteral("small_v2"), QStringLiteral("small_v2_bits")});
         QVERIFY(s.attach().ok());
         auto sample = s.sampleFpr(200000);
