@@ -430,6 +430,7 @@ int run(const QStringList &argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr); // a closed terminal: the demo's server stops too
     const QString command = a.positional.first();
     static const QMap<QString, int (*)(Context &)> commands{
         {QStringLiteral("explain"), cmdExplain},  {QStringLiteral("add"), cmdAdd},

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "quitonsignals.h"
 #include "redis/rediswindow.h"
 #include "shards/replaypanel.h"
 #include "shards/shardsession.h"
@@ -100,12 +101,14 @@ int runRedis(const QString &url, bool demo, const QString &key, const QString &b
 
 int main(int argc, char **argv)
 {
-    // A screenshot needs no screen: without a display, render offscreen.
+    // A screenshot, --help and --version need no screen: without a display, use the offscreen platform.
     for (int i = 1; i < argc; ++i)
-        if (qstrcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("DISPLAY") &&
-            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
+        for (const char *noScreen : {"--screenshot", "--help", "-h", "--help-all", "--version", "-v"})
+            if (qstrcmp(argv[i], noScreen) == 0 && qEnvironmentVariableIsEmpty("DISPLAY") &&
+                qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    bloom::quitOnSignals(); // SIGTERM/SIGINT/SIGHUP: quit normally, so the demo's server stops with us
     QApplication::setApplicationName(QStringLiteral("Bloomscope"));
     QApplication::setOrganizationName(QStringLiteral("Bloomscope"));
     QApplication::setApplicationVersion(QStringLiteral(BLOOMSCOPE_VERSION));
@@ -155,6 +158,7 @@ int main(int argc, char **argv)
     parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk, teach, session,
                        redis, redisDemo, key, bits});
     parser.process(app);
+    bloom::scrubPasswordsInArgv(argc, argv); // parsed: no password stays readable in ps
 
     if (parser.isSet(redis) || parser.isSet(redisDemo))
         return runRedis(parser.value(redis), parser.isSet(redisDemo), parser.value(key), parser.value(bits),

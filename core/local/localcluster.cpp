@@ -8,6 +8,8 @@
 #include <QThread>
 
 #include <arpa/inet.h>
+#include <cerrno>
+#include <csignal>
 #include <grp.h>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -163,12 +165,16 @@ Status LocalCluster::start(const Options &options)
     mBinDir = *bin;
 
     if (options.baseDir.isEmpty()) {
+        reapOrphans(QDir::tempPath());
         mTemp = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/bloomscope-pg-XXXXXX"));
         if (!mTemp->isValid())
             return makeError(ErrorKind::Cluster,
                              QStringLiteral("cannot create a temporary directory in %1").arg(QDir::tempPath()),
                              QStringLiteral("set TMPDIR to a writable directory"));
         mBaseDir = mTemp->path();
+        QFile owner(mBaseDir + QStringLiteral("/owner.pid")); // for reapOrphans() of a later start
+        if (owner.open(QIODevice::WriteOnly))
+            owner.write(QByteArray::number(qint64(::getpid())) + '\n');
     } else {
         mBaseDir = QDir(options.baseDir).absolutePath();
         if (!QDir().mkpath(mBaseDir))
@@ -267,6 +273,35 @@ Status LocalCluster::startServer(int port)
                              .arg(s.error().message, logFile(), log));
     }
     return success();
+}
+
+int LocalCluster::reapOrphans(const QString &tempDir)
+{
+    int reaped = 0;
+    const QDir dir(tempDir);
+    for (const QString &name : dir.entryList({QStringLiteral("bloomscope-pg-*")}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString base = dir.absoluteFilePath(name);
+        QFile owner(base + QStringLiteral("/owner.pid"));
+        if (!owner.open(QIODevice::ReadOnly))
+            continue;
+        const pid_t ownerPid = pid_t(owner.readAll().trimmed().toLongLong());
+        if (ownerPid <= 0 || ::kill(ownerPid, 0) == 0 || errno != ESRCH)
+            continue; // its owner is alive (or not ours to judge)
+        QFile pidFile(base + QStringLiteral("/data/postmaster.pid"));
+        if (pidFile.open(QIODevice::ReadOnly)) {
+            const QList<QByteArray> lines = pidFile.readAll().split('\n');
+            const pid_t postmaster = pid_t(lines.value(0).trimmed().toLongLong());
+            const QString dataDir = QString::fromLocal8Bit(lines.value(1).trimmed());
+            if (postmaster > 0 && QDir(dataDir).canonicalPath() == QDir(base + QStringLiteral("/data")).canonicalPath() &&
+                ::kill(postmaster, SIGQUIT) == 0) { // immediate shutdown
+                for (int i = 0; i < 100 && ::kill(postmaster, 0) == 0; ++i)
+                    QThread::msleep(100);
+            }
+        }
+        if (QDir(base).removeRecursively())
+            ++reaped;
+    }
+    return reaped;
 }
 
 Status LocalCluster::stop()

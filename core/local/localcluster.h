@@ -56,6 +56,14 @@ public:
     /** Creates a database (quoted identifier) with the given encoding, template0. */
     Status createDatabase(const QString &name, const QString &encoding = QStringLiteral("UTF8")) const;
 
+    /**
+     * Stops and removes the temporary clusters (bloomscope-pg-* in `tempDir`) whose owning process is
+     * gone: a demo or test killed with SIGKILL cannot stop its server, so the next start does. Only
+     * directories with an owner.pid file are touched, and a server only if its postmaster.pid names
+     * that directory. Returns how many were reaped.
+     */
+    static int reapOrphans(const QString &tempDir);
+
     /** Where initdb and pg_ctl are: $BLOOMSCOPE_PG_BINDIR, `pg_config --bindir`, newest /usr/lib/postgresql.
      */
     static Result<QString> findBinDir();

@@ -1,4 +1,7 @@
 #include "postgres/connectionspec.h"
+
+#include <cctype>
+#include <cstring>
 #include "postgres/pgconn.h"
 
 #include <libpq-fe.h>
@@ -77,6 +80,68 @@ QString ConnectionSpec::describe() const
     const QString db = value(QStringLiteral("dbname"));
     return user + host + (port.isEmpty() ? QString() : QLatin1Char(':') + port) + QLatin1Char('/') +
            (db.isEmpty() ? qEnvironmentVariable("PGDATABASE", QStringLiteral("(default)")) : db);
+}
+
+namespace {
+
+int scrubOne(char *s)
+{
+    int scrubbed = 0;
+    const size_t n = strlen(s);
+    // key=value: password [spaces] = [spaces] value (quoted with '...' or up to a blank or '&').
+    for (size_t i = 0; i + 8 <= n; ++i) {
+        if (strncmp(s + i, "password", 8) != 0 || (i > 0 && (isalnum(uchar(s[i - 1])) || s[i - 1] == '_')))
+            continue;
+        size_t j = i + 8;
+        while (j < n && s[j] == ' ')
+            ++j;
+        if (j >= n || s[j] != '=')
+            continue;
+        ++j;
+        while (j < n && s[j] == ' ')
+            ++j;
+        if (j < n && s[j] == '\'') {
+            for (++j; j < n && s[j] != '\''; ++j) {
+                if (s[j] == '\\' && j + 1 < n)
+                    s[j++] = 'x';
+                s[j] = 'x';
+            }
+        } else {
+            for (; j < n && s[j] != ' ' && s[j] != '&'; ++j)
+                s[j] = 'x';
+        }
+        ++scrubbed;
+    }
+    // URI: scheme://user:password@host
+    for (const char *scheme : {"postgresql://", "postgres://"}) {
+        const char *at = strstr(s, scheme);
+        if (!at)
+            continue;
+        char *auth = const_cast<char *>(at) + strlen(scheme);
+        char *end = auth;
+        while (*end && *end != '@' && *end != '/' && *end != '?')
+            ++end;
+        if (*end != '@')
+            continue;
+        char *colon = static_cast<char *>(memchr(auth, ':', size_t(end - auth)));
+        if (!colon)
+            continue;
+        for (char *p = colon + 1; p < end; ++p)
+            *p = 'x';
+        ++scrubbed;
+    }
+    return scrubbed;
+}
+
+} // namespace
+
+int scrubPasswordsInArgv(int argc, char **argv)
+{
+    int scrubbed = 0;
+    for (int i = 1; i < argc; ++i)
+        if (argv[i])
+            scrubbed += scrubOne(argv[i]);
+    return scrubbed;
 }
 
 } // namespace bloom

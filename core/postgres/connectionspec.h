@@ -36,4 +36,12 @@ private:
     QList<QPair<QString, QString>> mOptions;
 };
 
+/**
+ * Overwrites, in place, every password given on the command line (`password=...` in a conninfo,
+ * `user:PASSWORD@` or `?password=` in a URI) with 'x', so that `ps` and /proc/PID/cmdline no longer
+ * show it while a long load runs (psql's and many tools' practice). Call it after the arguments
+ * were parsed into strings. Returns how many were scrubbed.
+ */
+int scrubPasswordsInArgv(int argc, char **argv);
+
 } // namespace bloom

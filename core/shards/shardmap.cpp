@@ -4,13 +4,35 @@
 
 namespace bloom {
 
+namespace {
+
+/** The line without an inline comment: a '#' after a blank, outside a quoted conninfo value. */
+QString withoutComment(const QString &line)
+{
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted && c == QLatin1Char('\\')) {
+            ++i; // an escaped character inside quotes
+            continue;
+        }
+        if (c == QLatin1Char('\''))
+            quoted = !quoted;
+        else if (!quoted && c == QLatin1Char('#') && (i == 0 || line[i - 1].isSpace()))
+            return line.left(i).trimmed();
+    }
+    return line;
+}
+
+} // namespace
+
 Result<ShardMap> ShardMap::parse(const QString &text, const QString &source)
 {
     ShardMap map;
     const QStringList lines = text.split(QLatin1Char('\n'));
     for (int i = 0; i < lines.size(); ++i) {
-        QString line = lines[i].trimmed();
-        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+        QString line = withoutComment(lines[i].trimmed());
+        if (line.isEmpty())
             continue;
         const qsizetype eq = line.indexOf(QLatin1Char('='));
         if (eq < 0)
