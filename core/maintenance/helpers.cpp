@@ -36,12 +36,16 @@ Result<Helpers> helpers(Database &db, const FilterRef &live)
 Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &quotedTable)
 {
     QSqlQuery q(db.db());
-    q.prepare(
-        QStringLiteral("select c.relowner::regrole::text, "
-                       "  c.relowner = (select l.relowner from pg_class l where l.oid = pg_catalog.to_regclass(?)) "
-                       "  or pg_catalog.pg_has_role(current_user, c.relowner, 'MEMBER') "
-                       "  or (select r.rolsuper from pg_roles r where r.oid = c.relowner) "
-                       "from pg_class c where c.oid = pg_catalog.to_regclass(?)"));
+    // Explicit memberships only: pg_has_role() is true for a superuser and every role, so a DBA who
+    // is a superuser would trust anything.
+    q.prepare(QStringLiteral(
+        "with recursive mine(roleid) as (select r.oid from pg_catalog.pg_roles r where r.rolname = current_user "
+        "  union select a.roleid from pg_catalog.pg_auth_members a join mine on a.member = mine.roleid) "
+        "select c.relowner::regrole::text, "
+        "  c.relowner = (select l.relowner from pg_class l where l.oid = pg_catalog.to_regclass(?)) "
+        "  or c.relowner in (select roleid from mine) "
+        "  or (select r.rolsuper from pg_roles r where r.oid = c.relowner) "
+        "from pg_class c where c.oid = pg_catalog.to_regclass(?)"));
     q.addBindValue(h.liveTable.quoted());
     q.addBindValue(quotedTable);
     if (!q.exec())

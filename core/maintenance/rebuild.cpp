@@ -346,7 +346,8 @@ Status Rebuilder::prepare()
         tx.addBindValue(mIntoFunction.name);
         tx.addBindValue(original);
         tx.addBindValue(QString::fromUtf8(QJsonDocument(sources).toJson(QJsonDocument::Compact)));
-        tx.addBindValue(mOptions.sources.isEmpty() ? QStringLiteral("") : mOptions.query); // "" binds as text, QString() as null
+        tx.addBindValue(mOptions.sources.isEmpty() ? QStringLiteral("")
+                                                   : mOptions.query); // "" binds as text, QString() as null
         ok = tx.exec() && tx.exec(recording);
     }
     if (!ok) {

@@ -944,6 +944,11 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     if (ids.isEmpty() || dryRun)
         return dropped;
     sql += QStringLiteral("delete from %1 where id in (%2);\n").arg(h->swapped, ids.join(QLatin1Char(',')));
+    q.prepare(QStringLiteral("select count(*) from %1 where live_table <> ?").arg(h->swapped));
+    q.addBindValue(h->liveTable.name);
+    if (q.exec() && q.next() && q.value(0).toLongLong() == 0)
+        sql += QStringLiteral("drop table %1;\n").arg(h->swapped); // no other filter's record: no helper left
+    q.finish();
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin drop-old"));
     if (!q.exec(sql)) {
