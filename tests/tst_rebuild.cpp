@@ -391,7 +391,12 @@ private slots:
         QVERIFY2(report.ok(), qPrintable(report.ok() ? QString() : report.error().toString()));
         QVERIFY(report->exported >= mShardNames.size() + mFileNames.size());
         QTest::qWait(500); // more sign-ups after the rebuild, before the swap
-        auto swapped = Rebuilder::swap(*db, QStringLiteral("username_filter_v2"));
+        // The filter-only writers ran before recording began too: those names are in no source (like
+        // sign-ups whose user row never came), so the new filter rightly holds fewer, by a share the
+        // guard cannot tell from a missing shard.
+        SwapOptions lenient;
+        lenient.allowFewerNames = true;
+        auto swapped = Rebuilder::swap(*db, QStringLiteral("username_filter_v2"), lenient);
         QVERIFY2(swapped.ok(), qPrintable(swapped.ok() ? QString() : swapped.error().toString()));
         qInfo("swap: checks blocked %.1f ms, adds blocked %.1f ms, %lld names drained inside the swap",
               swapped->exclusiveMs, swapped->lockMs, qlonglong(swapped->drainedInSwap));

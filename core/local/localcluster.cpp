@@ -292,7 +292,8 @@ int LocalCluster::reapOrphans(const QString &tempDir)
             const QList<QByteArray> lines = pidFile.readAll().split('\n');
             const pid_t postmaster = pid_t(lines.value(0).trimmed().toLongLong());
             const QString dataDir = QString::fromLocal8Bit(lines.value(1).trimmed());
-            if (postmaster > 0 && QDir(dataDir).canonicalPath() == QDir(base + QStringLiteral("/data")).canonicalPath() &&
+            if (postmaster > 0 &&
+                QDir(dataDir).canonicalPath() == QDir(base + QStringLiteral("/data")).canonicalPath() &&
                 ::kill(postmaster, SIGQUIT) == 0) { // immediate shutdown
                 for (int i = 0; i < 100 && ::kill(postmaster, 0) == 0; ++i)
                     QThread::msleep(100);

@@ -1,8 +1,8 @@
 #include "postgres/connectionspec.h"
 
+#include "postgres/pgconn.h"
 #include <cctype>
 #include <cstring>
-#include "postgres/pgconn.h"
 
 #include <libpq-fe.h>
 
