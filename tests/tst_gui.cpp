@@ -26,11 +26,14 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+
+#include <csignal>
 #include <QTimer>
 
 #include <thread>
@@ -238,6 +241,43 @@ private slots:
         auto maybe = c.column(QStringLiteral("select bits & mask = mask from username_filter join "
                                              "username_bits('wizard77') using (chunk)"));
         QCOMPARE(maybe->value(0), QByteArray("t"));
+    }
+
+    void interruptedRebuildIsShownLoudly()
+    {
+        // A rebuild whose process dies: the window says so on its next refresh, loudly.
+        const QString db = mCluster.connectionString(QStringLiteral("app"));
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("BLOOMSCOPE_TEST_PAUSE_AT"), QStringLiteral("export"));
+        p.setProcessEnvironment(e);
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(BLOOMCTL_PATH),
+                {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("dying"),
+                 QStringLiteral("--source"), mCluster.connectionString(QStringLiteral("shard")), QStringLiteral("--grace"),
+                 QStringLiteral("0")});
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += p.readAll()).contains("paused at export"), 60000);
+        auto *banner = mWindow->findChild<QLabel *>(QStringLiteral("rebuildBanner"));
+        QVERIFY(banner);
+        int before = mWindow->refreshCount();
+        mWindow->session()->refresh();
+        waitForRefreshes(before + 1);
+        QVERIFY2(banner->isVisible() && banner->text().contains(QLatin1String("is running")), qPrintable(banner->text()));
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+        QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(), banner->text().contains(QLatin1String("REBUILD INTERRUPTED into dying"))),
+                                 20000);
+        QVERIFY(banner->isVisible());
+        QProcess abort;
+        abort.start(QStringLiteral(BLOOMCTL_PATH),
+                    {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--abort"), QStringLiteral("--yes")});
+        QVERIFY(abort.waitForFinished(30000));
+        QCOMPARE(abort.exitCode(), 0);
+        before = mWindow->refreshCount();
+        mWindow->session()->refresh();
+        waitForRefreshes(before + 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 10000);
     }
 
     void lostConnectionIsShownAndRetried()

@@ -46,6 +46,11 @@ MainWindow::MainWindow(QWidget *parent)
     mBanner->setObjectName(QStringLiteral("environmentBanner"));
     mBanner->setAlignment(Qt::AlignCenter);
     mBanner->hide();
+    mRebuildBanner = new QLabel(this);
+    mRebuildBanner->setObjectName(QStringLiteral("rebuildBanner"));
+    mRebuildBanner->setWordWrap(true);
+    mRebuildBanner->setAlignment(Qt::AlignCenter);
+    mRebuildBanner->hide();
 
     // Heatmap tab: the picture, its legend, a summary line, and the fill histogram beside the model.
     auto *heatTab = new QWidget(this);
@@ -100,6 +105,7 @@ MainWindow::MainWindow(QWidget *parent)
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(mBanner);
+    layout->addWidget(mRebuildBanner);
     layout->addWidget(mTabs, 1);
     setCentralWidget(central);
 
@@ -366,6 +372,31 @@ void MainWindow::onRefreshed(const FillResult &r)
             .arg(qRound64(names))
             .arg(fullest.join(QStringLiteral(", ")))
             .arg(r.skew.outlierCount));
+    if (!r.rebuild.exists) {
+        mRebuildBanner->hide();
+    } else if (!r.rebuild.running && r.rebuild.stage == QLatin1String("ready")) {
+        mRebuildBanner->setStyleSheet(QStringLiteral("background:#7a5200; color:white; font-weight:bold; padding:4px"));
+        mRebuildBanner->setText(tr("%1 is rebuilt and waits to be swapped in (Admin > Swap); until then the live function "
+                                   "records every name (%L2 pending).")
+                                    .arg(r.rebuild.newTable)
+                                    .arg(r.rebuild.pending));
+        mRebuildBanner->show();
+    } else if (!r.rebuild.running) {
+        // Loud: the live function records every name until someone finishes or aborts it.
+        mRebuildBanner->setStyleSheet(QStringLiteral("background:#8a1c1c; color:white; font-weight:bold; padding:4px"));
+        mRebuildBanner->setText(tr("REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet "
+                                   "the live function still records every name (%L4 pending). Finish it with Admin > "
+                                   "Swap, or undo it with bloomctl rebuild --abort.")
+                                    .arg(r.rebuild.newTable, r.rebuild.stage,
+                                         QLocale().toString(r.rebuild.startedAt.toLocalTime(), QLocale::ShortFormat))
+                                    .arg(r.rebuild.pending));
+        mRebuildBanner->show();
+    } else {
+        mRebuildBanner->setStyleSheet(QStringLiteral("padding:4px"));
+        mRebuildBanner->setText(tr("A rebuild into %1 is running (stage %2); the live filter keeps serving.")
+                                    .arg(r.rebuild.newTable, r.rebuild.stage));
+        mRebuildBanner->show();
+    }
     mStatus->setStyleSheet(QString());
     mStatus->setText(tr("%1 on %2 &mdash; refreshed %3 in %4 ms (every %5 s%6)")
                          .arg(mSession->summary().ref.table, mSession->summary().where,

@@ -85,6 +85,7 @@ private:
     ShardMap mShardMap; ///< as read from mShardMapPath
     bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
+    QLabel *mRebuildBanner = nullptr;
     Profile mProfile;
     FilterRef mRef;
     ConnectionSpec mSpec;

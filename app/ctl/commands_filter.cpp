@@ -90,7 +90,8 @@ int cmdInfo(Context &c)
                       {QStringLiteral("rebuild_in_progress"), rebuild->exists},
                       {QStringLiteral("rebuild_into"), rebuild->exists ? QJsonValue(rebuild->newTable) : QJsonValue()},
                       {QStringLiteral("rebuild_stage"), rebuild->exists ? QJsonValue(rebuild->stage) : QJsonValue()},
-                      {QStringLiteral("rebuild_interrupted"), rebuild->exists && !rebuild->running},
+                      {QStringLiteral("rebuild_interrupted"),
+                       rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready")},
                       {QStringLiteral("table"), s->ref().table},
                       {QStringLiteral("function"), s->ref().function},
                       {QStringLiteral("chunks"), qint64(g.chunks())},
@@ -136,7 +137,11 @@ int cmdInfo(Context &c)
       << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
       << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze " << when(health->lastAutoanalyze)
       << '\n';
-    if (const RebuildState *st = &*rebuild; st->exists && !st->running) {
+    if (const RebuildState *st = &*rebuild; st->exists && !st->running && st->stage == QLatin1String("ready")) {
+        o << "rebuild         " << st->newTable << " is rebuilt and waits: 'bloomctl swap " << st->newTable
+          << "' (or 'bloomctl rebuild --abort'); until then the live function records every name (" << st->pending
+          << " pending)\n";
+    } else if (st->exists && !st->running) {
         o << "REBUILD INTERRUPTED into " << st->newTable << " (stage " << st->stage << ", started "
           << st->startedAt.toUTC().toString(Qt::ISODate) << "): no Bloomscope session is running it, yet the live "
           << "function still records every name it places (" << st->pending << " pending).\n"

@@ -146,6 +146,8 @@ void FilterWorker::refresh(int token)
     r.onWorkerThread = QThread::currentThread() != QCoreApplication::instance()->thread();
     r.fill = std::move(fill).value();
     r.skew = analyzeSkew(r.fill);
+    if (auto st = Rebuilder::state(*mDb, mStore->ref()))
+        r.rebuild = *st; // a planted or unreadable state is not the picture's business: it stays empty
     // One pixel per chunk, rows of 2^ceil(c/2) chunks; the scale tops out at the fullest chunk.
     const int c = r.fill.geometry.chunkLog2();
     r.imageColumns = 1 << ((c + 1) / 2);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "maintenance/rebuild.h"
+
 #include "common/result.h"
 #include "model/explanation.h"
 #include "model/fillstats.h"
@@ -31,6 +33,7 @@ struct FillResult {
     int imageColumns = 0;
     quint32 scaleMax = 0; ///< set bits that map to the top colour
     bool onWorkerThread = false;
+    RebuildState rebuild; ///< a rebuild of this filter, running or interrupted (exists == false: none)
 };
 
 /** The database steps of the step-through for one name. */
