@@ -25,4 +25,60 @@ foreach(want
     message(FATAL_ERROR "the .deb lacks ${want}; it holds:\n${listing}")
   endif()
 endforeach()
-message(STATUS "${debs} holds bloomscope, bloomctl, the .desktop file and the icon")
+
+
+# What a distribution checks: lintian (no error, no warning), the AppStream metainfo, the .desktop file.
+foreach(tool lintian appstreamcli desktop-file-validate)
+  find_program(${tool}_exe ${tool})
+  if(NOT ${tool}_exe)
+    message(FATAL_ERROR "${tool} is not installed (packaging/setup installs it)")
+  endif()
+endforeach()
+execute_process(COMMAND ${lintian_exe} --info ${debs} RESULT_VARIABLE rc OUTPUT_VARIABLE lint ERROR_VARIABLE lint)
+if(lint MATCHES "(^|\n)[EW]: ")
+  message(FATAL_ERROR "lintian reports errors or warnings on ${debs}:\n${lint}")
+endif()
+
+# Installed into a throw-away root: the files are where the tools and bash-completion look.
+set(root "${out}/root")
+execute_process(COMMAND dpkg-deb -x ${debs} ${root} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "dpkg-deb -x failed on ${debs}")
+endif()
+foreach(want
+    usr/share/man/man1/bloomctl.1.gz usr/share/man/man1/bloomscope.1.gz
+    usr/share/doc/bloomscope/copyright usr/share/doc/bloomscope/changelog.gz
+    usr/share/bash-completion/completions/bloomctl
+    usr/share/metainfo/org.bloomscope.Bloomscope.metainfo.xml
+    usr/share/icons/hicolor/48x48/apps/org.bloomscope.Bloomscope.png
+    usr/share/icons/hicolor/256x256/apps/org.bloomscope.Bloomscope.png)
+  if(NOT EXISTS "${root}/${want}")
+    message(FATAL_ERROR "the .deb lacks /${want}")
+  endif()
+endforeach()
+execute_process(COMMAND ${appstreamcli_exe} validate --no-net --explain
+                        ${root}/usr/share/metainfo/org.bloomscope.Bloomscope.metainfo.xml
+                RESULT_VARIABLE rc OUTPUT_VARIABLE as ERROR_VARIABLE as)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "appstreamcli validate failed:\n${as}")
+endif()
+execute_process(COMMAND ${desktop-file-validate_exe} ${root}/usr/share/applications/org.bloomscope.Bloomscope.desktop
+                RESULT_VARIABLE rc OUTPUT_VARIABLE dfv ERROR_VARIABLE dfv)
+if(NOT rc EQUAL 0 OR dfv MATCHES "error|warning")
+  message(FATAL_ERROR "desktop-file-validate:\n${dfv}")
+endif()
+execute_process(COMMAND ${root}/usr/bin/bloomctl --version RESULT_VARIABLE rc OUTPUT_VARIABLE version)
+if(NOT rc EQUAL 0 OR NOT version MATCHES "^bloomctl [0-9]+\\.[0-9]+\\.[0-9]+")
+  message(FATAL_ERROR "the installed bloomctl --version gave (${rc}): ${version}")
+endif()
+execute_process(COMMAND ${root}/usr/bin/bloomctl explain ada RESULT_VARIABLE rc OUTPUT_VARIABLE explained)
+if(NOT rc EQUAL 0 OR NOT explained MATCHES "71962")
+  message(FATAL_ERROR "the installed bloomctl explain ada gave (${rc}):\n${explained}")
+endif()
+execute_process(COMMAND bash -c "source /usr/share/bash-completion/bash_completion && source '${root}/usr/share/bash-completion/completions/bloomctl' && complete -p bloomctl"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE completion ERROR_VARIABLE completion)
+if(NOT rc EQUAL 0 OR NOT completion MATCHES "_bloomctl")
+  message(FATAL_ERROR "the bash completion does not load:\n${completion}")
+endif()
+file(SIZE ${debs} bytes)
+message(STATUS "lintian clean, metainfo and .desktop valid, installed bloomctl runs; ${bytes} bytes")

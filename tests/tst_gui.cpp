@@ -241,6 +241,10 @@ private slots:
         auto maybe = c.column(QStringLiteral("select bits & mask = mask from username_filter join "
                                              "username_bits('wizard77') using (chunk)"));
         QCOMPARE(maybe->value(0), QByteArray("t"));
+        // As Admin > Swap does: the window attaches again to the new live pair.
+        const int before = mWindow->refreshCount();
+        mWindow->session()->open(mWindow->session()->spec(), mWindow->session()->summary().ref, true);
+        waitForRefreshes(before + 1);
     }
 
     void interruptedRebuildIsShownLoudly()

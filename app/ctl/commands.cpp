@@ -41,6 +41,8 @@ Commands:
                         N random names that were never added, beside estimate and model
   skew                  histogram of chunk fill beside the model's spread, and outliers
   chunk N               the bits of one chunk
+  tables                the tables that look like filters (chunk int, bits bit(N)) in the
+                        role's schemas, one per line (bash completion uses it)
   rebuild --into TABLE [--source CONNINFO]... [--query SQL] [--file NAMES]...
           [--chunks N --chunk-bits B --k K | --target-fpr P --expected-names N]
           [--method client|sql] [--grace SECONDS]
@@ -442,6 +444,7 @@ int run(const QStringList &argv)
         {QStringLiteral("drop-old"), cmdDropOld}, {QStringLiteral("signup"), cmdSignup},
         {QStringLiteral("audit"), cmdAudit},      {QStringLiteral("simulate"), cmdSimulate},
         {QStringLiteral("demo"), cmdDemo},        {QStringLiteral("delete-user"), cmdDeleteUser},
+        {QStringLiteral("tables"), cmdTables},
     };
     if (command == QLatin1String("demo") && a.flag("redis-demo"))
         return cmdRedisDemo(c);

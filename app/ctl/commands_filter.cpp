@@ -2,6 +2,8 @@
 #include "commands.h"
 #include "context.h"
 
+#include "postgres/pgarray.h"
+
 #include "maintenance/rebuild.h"
 #include "model/fillstats.h"
 #include "model/fprmodel.h"
@@ -9,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSqlQuery>
 
 #include <cmath>
 
@@ -328,6 +331,41 @@ int cmdChunk(Context &c)
     for (qsizetype at = 0; at < bits->size(); at += 128)
         c.out() << QStringLiteral("%1  ").arg(at, 5)
                 << QString::fromLatin1(bits->mid(at, 128)).replace(QLatin1Char('0'), QLatin1Char('.')) << '\n';
+    return ExitOk;
+}
+
+int cmdTables(Context &c)
+{
+    // Tables that look like filters (an integer chunk and a bit(N) bits column), for completion and
+    // for finding a filter: in the role's own schemas, as --table takes them.
+    auto db = c.database();
+    if (!db)
+        return c.fail(db.error());
+    QSqlQuery q((*db)->db());
+    q.prepare(QStringLiteral(
+        "select case when n.nspname = (pg_catalog.current_schemas(false))[1] then c.relname "
+        "  else n.nspname || '.' || c.relname end from pg_catalog.pg_class c "
+        "join pg_catalog.pg_namespace n on n.oid = c.relnamespace "
+        "where c.relkind = 'r' and n.nspname = any (?::text[]) "
+        "and exists (select 1 from pg_catalog.pg_attribute a where a.attrelid = c.oid and a.attname = 'chunk' "
+        "  and a.atttypid in (21, 23, 20)) "
+        "and exists (select 1 from pg_catalog.pg_attribute a where a.attrelid = c.oid and a.attname = 'bits' "
+        "  and a.atttypid = 1560) order by 1"));
+    QList<QByteArray> schemas;
+    for (const QString &s : (*db)->userSchemas())
+        schemas << s.toUtf8();
+    q.addBindValue(textArray(schemas));
+    if (!q.exec())
+        return c.fail(Database::queryError(q, QStringLiteral("listing the filter tables")));
+    QJsonArray all;
+    while (q.next()) {
+        if (c.json())
+            all.append(q.value(0).toString());
+        else
+            c.out() << q.value(0).toString() << "\n";
+    }
+    if (c.json())
+        printJson(c, QJsonObject{{QStringLiteral("tables"), all}});
     return ExitOk;
 }
 

@@ -105,6 +105,7 @@ int cmdDeleteUser(Context &c);
 int cmdAudit(Context &c);
 int cmdSimulate(Context &c);
 int cmdDemo(Context &c);
+int cmdTables(Context &c);
 int cmdRedisDemo(Context &c);
 /** Every command given --redis (or explain --js): the Redis bitmap filter. */
 int runRedis(Context &c);
