@@ -137,6 +137,18 @@ private slots:
         QCOMPARE(
             bloomctl({QStringLiteral("check"), QString::fromUtf8(mNames.last()), QStringLiteral("Дмитрий1")}, &out), 0);
         QVERIFY2(out.startsWith(mNames.last() + "\tmaybe\n"), out.constData());
+        // --json is honoured as by the PostgreSQL commands: explain, add and fpr print JSON.
+        QCOMPARE(
+            bloomctl({QStringLiteral("--json"), QStringLiteral("explain"), QString::fromUtf8(mNames.last())}, &out), 0);
+        const QJsonArray explained = QJsonDocument::fromJson(out).array();
+        QCOMPARE(explained.size(), 1);
+        QCOMPARE(explained[0][QLatin1String("verdict")].toString(), QStringLiteral("maybe"));
+        QVERIFY(explained[0][QLatin1String("sha256_position")].toDouble() >= 0);
+        QCOMPARE(bloomctl({QStringLiteral("--json"), QStringLiteral("fpr"), QStringLiteral("--sample"),
+                           QStringLiteral("1000")},
+                          &out),
+                 0);
+        QVERIFY2(QJsonDocument::fromJson(out).object().contains(QLatin1String("measured_fpr")), out.constData());
         // The fill per block adds up to the key's own BITCOUNT.
         auto fill = f.fill();
         QVERIFY(fill.ok());

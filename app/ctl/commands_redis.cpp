@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <optional>
+
 #include <unistd.h>
 
 namespace bloom::cli {
@@ -53,8 +55,29 @@ int redisExplain(Context &c, RedisFilter *filter, quint64 bits)
 {
     bool bad = false;
     const QList<QByteArray> names = c.names(1, &bad);
+    QJsonArray json;
     for (const QByteArray &n : names) {
         const auto p = redisbloom::positions(n, bits);
+        std::optional<bool> maybe;
+        if (filter) {
+            auto v = filter->check({n});
+            if (!v)
+                return c.fail(v.error());
+            maybe = v->first();
+        }
+        if (c.json()) {
+            QJsonObject o{{QStringLiteral("name"), QString::fromUtf8(n)},
+                          {QStringLiteral("bits"), qint64(bits)},
+                          {QStringLiteral("sha256"), QString::fromLatin1(p.sha256Hex)},
+                          {QStringLiteral("sha256_number"), p.sha256Number},
+                          {QStringLiteral("sha256_position"), qint64(p.sha256)},
+                          {QStringLiteral("fnv1a"), qint64(p.fnvUnsigned)},
+                          {QStringLiteral("fnv1a_position"), qint64(p.fnv)}};
+            if (maybe)
+                o.insert(QStringLiteral("verdict"), *maybe ? QStringLiteral("maybe") : QStringLiteral("free"));
+            json.append(o);
+            continue;
+        }
         c.out() << "name        " << QString::fromUtf8(n) << "\n"
                 << "sha256      " << p.sha256Hex << "\n"
                 << "  parseInt(hex, 16) = " << QString::number(p.sha256Number, 'g', 17) << " (a double)\n"
@@ -62,14 +85,12 @@ int redisExplain(Context &c, RedisFilter *filter, quint64 bits)
                 << "fnv-1a      " << p.fnvUnsigned << " (hash >>> 0, over " << QString::fromUtf8(n).size()
                 << " UTF-16 code units)\n"
                 << "  % " << bits << " = bit " << p.fnv << "\n";
-        if (filter) {
-            auto v = filter->check({n});
-            if (!v)
-                return c.fail(v.error());
-            c.out() << "verdict     " << (v->first() ? "maybe" : "definitely free") << "\n";
-        }
+        if (maybe)
+            c.out() << "verdict     " << (*maybe ? "maybe" : "definitely free") << "\n";
         c.out() << "\n";
     }
+    if (c.json())
+        c.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
     return bad ? ExitBadInput : ExitOk;
 }
 
@@ -116,7 +137,12 @@ int runRedis(Context &c)
         if (command == QLatin1String("add")) {
             if (auto st = f.add(names); !st)
                 return c.fail(st.error());
-            c.out() << "added " << names.size() << " name(s) to " << QString::fromUtf8(f.key()) << "\n";
+            if (c.json())
+                c.out() << QJsonDocument(QJsonObject{{QStringLiteral("key"), QString::fromUtf8(f.key())},
+                                                     {QStringLiteral("added"), qint64(names.size())}})
+                               .toJson(QJsonDocument::Indented);
+            else
+                c.out() << "added " << names.size() << " name(s) to " << QString::fromUtf8(f.key()) << "\n";
             return bad ? ExitBadInput : ExitOk;
         }
         auto v = f.check(names);
@@ -187,6 +213,17 @@ int runRedis(Context &c)
         auto measured = f.sampleFpr(probes);
         if (!measured)
             return c.fail(measured.error());
+        if (c.json()) {
+            c.out() << QJsonDocument(QJsonObject{{QStringLiteral("key"), QString::fromUtf8(f.key())},
+                                                 {QStringLiteral("probes"), probes},
+                                                 {QStringLiteral("measured_fpr"), *measured},
+                                                 {QStringLiteral("estimated_fpr"), fill->estimatedFpr},
+                                                 {QStringLiteral("estimated_names"), fill->estimatedNames},
+                                                 {QStringLiteral("model_fpr"), f.modelFpr(fill->estimatedNames)},
+                                                 {QStringLiteral("naive_fpr"), f.naiveModelFpr(fill->estimatedNames)}})
+                           .toJson(QJsonDocument::Indented);
+            return ExitOk;
+        }
         c.out() << "measured    " << pct(*measured) << " (" << probes << " never-added probes)\n"
                 << "estimate    " << pct(fill->estimatedFpr) << " from the fill (~" << qRound64(fill->estimatedNames)
                 << " names)\n"
