@@ -203,6 +203,13 @@ private slots:
         wizard.allowSmaller()->setChecked(true);
         QVERIFY(wizard.startButton()->isEnabled());
         wizard.allowSmaller()->setChecked(false);
+        // Typed as a DBA says it: "2^18", or the count itself, both mean 262,144 chunks.
+        for (const QString &typed : {QStringLiteral("2^20"), QStringLiteral("524288"), QStringLiteral("2^18")}) {
+            chunks->selectAll();
+            QTest::keyClicks(chunks, typed);
+            QTest::keyClick(chunks, Qt::Key_Tab);
+        }
+        QCOMPARE(wizard.options().geometry.chunks(), 262144u);
         chunks->setValue(18);
         QVERIFY(wizard.startButton()->isEnabled());
         wizard.setSources({mCluster.connectionString(QStringLiteral("shard"))}, QString());
@@ -233,6 +240,13 @@ private slots:
         }
         swap.allowFewerNames()->setChecked(true); // the DBA says the names were deleted
         QVERIFY(swap.readyToSwap());
+        // On a production profile the table's name must be typed first (as GitHub asks before a delete).
+        swap.setProduction(true);
+        QVERIFY(!swap.readyToSwap());
+        swap.typedName()->setText(QStringLiteral("username_filte"));
+        QVERIFY(!swap.readyToSwap());
+        swap.typedName()->setText(QStringLiteral("username_filter"));
+        QVERIFY(swap.readyToSwap());
         if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
             swap.grab().save(dir + QStringLiteral("/swap.png"));
         swap.swapNow();
@@ -257,9 +271,9 @@ private slots:
         p.setProcessEnvironment(e);
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.start(QStringLiteral(BLOOMCTL_PATH),
-                {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("dying"),
-                 QStringLiteral("--source"), mCluster.connectionString(QStringLiteral("shard")), QStringLiteral("--grace"),
-                 QStringLiteral("0")});
+                {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--into"),
+                 QStringLiteral("dying"), QStringLiteral("--source"),
+                 mCluster.connectionString(QStringLiteral("shard")), QStringLiteral("--grace"), QStringLiteral("0")});
         QByteArray out;
         QTRY_VERIFY_WITH_TIMEOUT((out += p.readAll()).contains("paused at export"), 60000);
         auto *banner = mWindow->findChild<QLabel *>(QStringLiteral("rebuildBanner"));
@@ -267,15 +281,17 @@ private slots:
         int before = mWindow->refreshCount();
         mWindow->session()->refresh();
         waitForRefreshes(before + 1);
-        QVERIFY2(banner->isVisible() && banner->text().contains(QLatin1String("is running")), qPrintable(banner->text()));
+        QVERIFY2(banner->isVisible() && banner->text().contains(QLatin1String("is running")),
+                 qPrintable(banner->text()));
         ::kill(pid_t(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));
-        QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(), banner->text().contains(QLatin1String("REBUILD INTERRUPTED into dying"))),
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (mWindow->session()->refresh(), banner->text().contains(QLatin1String("REBUILD INTERRUPTED into dying"))),
+            20000);
         QVERIFY(banner->isVisible());
         QProcess abort;
-        abort.start(QStringLiteral(BLOOMCTL_PATH),
-                    {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--abort"), QStringLiteral("--yes")});
+        abort.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), db, QStringLiteral("rebuild"),
+                                                    QStringLiteral("--abort"), QStringLiteral("--yes")});
         QVERIFY(abort.waitForFinished(30000));
         QCOMPARE(abort.exitCode(), 0);
         before = mWindow->refreshCount();

@@ -171,6 +171,7 @@ void MainWindow::openRebuild()
 void MainWindow::openSwap()
 {
     auto *dialog = new SwapDialog(mSession->spec(), mSession->summary().ref, this);
+    dialog->setProduction(mProfile.environment == QLatin1String("production"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SwapDialog::swapped, this, [this] {
         // The live pair changed: attach again so the geometry and the pictures follow.

@@ -19,9 +19,50 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <bit>
+#include <optional>
+
 namespace bloom {
 
 namespace {
+
+/**
+ * A power of two typed as it is said: "2^18", "18" (the exponent, as the 2^ prefix shows) or the count
+ * itself, "262144"; all three mean 262,144 chunks.
+ */
+class Log2SpinBox : public QSpinBox {
+public:
+    using QSpinBox::QSpinBox;
+
+protected:
+    static std::optional<int> parse(QString text, int max)
+    {
+        text = text.trimmed().remove(QLatin1Char(',')).remove(QLatin1Char(' '));
+        while (text.startsWith(QLatin1String("2^"))) // typed over the "2^" prefix, or with it
+            text = text.mid(2);
+        bool ok = false;
+        const qint64 v = text.toLongLong(&ok);
+        if (!ok || v < 0)
+            return std::nullopt;
+        if (v <= max)
+            return int(v); // an exponent
+        if (std::has_single_bit(quint64(v)) && std::countr_zero(quint64(v)) <= max)
+            return std::countr_zero(quint64(v)); // a count of chunks
+        return std::nullopt;
+    }
+    int valueFromText(const QString &text) const override { return parse(text, maximum()).value_or(value()); }
+    QValidator::State validate(QString &text, int &) const override
+    {
+        const QString t = text.trimmed();
+        if (t.isEmpty() || t == QLatin1String("2") || t == QLatin1String("2^"))
+            return QValidator::Intermediate;
+        const auto v = parse(t, maximum());
+        if (!v)
+            return t.startsWith(QLatin1String("2^")) || t.front().isDigit() ? QValidator::Intermediate
+                                                                            : QValidator::Invalid;
+        return *v >= minimum() && *v <= maximum() ? QValidator::Acceptable : QValidator::Intermediate;
+    }
+};
 
 QString oneIn(double p)
 {
@@ -64,7 +105,7 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mTarget->setRange(0.001, 50);
     mTarget->setValue(1.0);
     auto *recommendButton = new QPushButton(tr("Recommend"), this);
-    mChunksLog2 = new QSpinBox(this);
+    mChunksLog2 = new Log2SpinBox(this);
     mChunksLog2->setObjectName(QStringLiteral("chunksLog2"));
     mChunksLog2->setRange(0, Geometry::MaxChunkLog2);
     mChunksLog2->setPrefix(QStringLiteral("2^"));

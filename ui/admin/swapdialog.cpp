@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -70,6 +71,13 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
     mAcceptUncarried = new QCheckBox(tr("I will re-create what cannot be carried over myself"), this);
     mAcceptUncarried->setObjectName(QStringLiteral("acceptUncarried"));
     mAcceptUncarried->setVisible(false);
+    mTypedLabel = new QLabel(this);
+    mTypedName = new QLineEdit(this);
+    mTypedName->setObjectName(QStringLiteral("typedTableName"));
+    mTypedLabel->setBuddy(mTypedName);
+    mTypedLabel->setVisible(false);
+    mTypedName->setVisible(false);
+    connect(mTypedName, &QLineEdit::textChanged, this, &SwapDialog::updateVerdict);
     auto *sqlLabel = new QLabel(tr("The swap's &SQL (one transaction):"), this);
     mSql = new QPlainTextEdit(this);
     mSql->setObjectName(QStringLiteral("swapSql"));
@@ -93,6 +101,8 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
     layout->addWidget(mVerdict);
     layout->addWidget(mAllowFewer);
     layout->addWidget(mAcceptUncarried);
+    layout->addWidget(mTypedLabel);
+    layout->addWidget(mTypedName);
     layout->addWidget(sqlLabel);
     layout->addWidget(mSql);
     layout->addWidget(mResult);
@@ -161,6 +171,7 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
             mSql->setPlainText(c.sql);
             mAllowFewer->setVisible(c.fewerNames);
             mAcceptUncarried->setVisible(!c.notCarried.isEmpty());
+            setProduction(mProduction); // the label names the resolved table
             updateVerdict();
             emit checked();
         });
@@ -194,7 +205,19 @@ void SwapDialog::updateVerdict()
         mVerdict->setText(
             QStringLiteral("<b>%1</b> %2<br>%3")
                 .arg(tr("Refused:").toHtmlEscaped(), mCheck->refusal.toHtmlEscaped(), guiFix(*mCheck).toHtmlEscaped()));
-    mSwap->setEnabled(!mSwapping && mCheck->refusal.isEmpty());
+    const bool typed = !mProduction || mTypedName->text().trimmed() == mCheck->liveTable ||
+                       QStringLiteral("public.") + mTypedName->text().trimmed() == mCheck->liveTable;
+    mSwap->setEnabled(!mSwapping && mCheck->refusal.isEmpty() && typed);
+}
+
+void SwapDialog::setProduction(bool production)
+{
+    mProduction = production;
+    mTypedLabel->setText(tr("This is a &production filter: type its table name (%1) to swap.")
+                             .arg(mCheck ? mCheck->liveTable : mLive.table));
+    mTypedLabel->setVisible(production);
+    mTypedName->setVisible(production);
+    updateVerdict();
 }
 
 QMessageBox *SwapDialog::confirmation()

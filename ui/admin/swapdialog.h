@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QLabel;
+class QLineEdit;
 class QMessageBox;
 class QPlainTextEdit;
 class QPushButton;
@@ -23,6 +24,10 @@ class SwapDialog : public QDialog {
     Q_OBJECT
 public:
     SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, QWidget *parent = nullptr);
+    /** On a profile marked production the swap also asks to type the live table's name. */
+    void setProduction(bool production);
+    /** The field for the typed name (visible on production only). */
+    QLineEdit *typedName() const { return mTypedName; }
     QString comparisonText() const;
     QString verdictText() const;
     QString resultText() const;
@@ -54,6 +59,9 @@ private:
     QPlainTextEdit *mSql = nullptr;
     QPushButton *mSwap = nullptr;
     bool mSwapping = false;
+    bool mProduction = false;
+    QLineEdit *mTypedName = nullptr;
+    QLabel *mTypedLabel = nullptr;
 };
 
 } // namespace bloom
