@@ -376,10 +376,11 @@ void MainWindow::onRefreshed(const FillResult &r)
         mRebuildBanner->hide();
     } else if (!r.rebuild.running && r.rebuild.stage == QLatin1String("ready")) {
         mRebuildBanner->setStyleSheet(QStringLiteral("background:#7a5200; color:white; font-weight:bold; padding:4px"));
-        mRebuildBanner->setText(tr("%1 is rebuilt and waits to be swapped in (Admin > Swap); until then the live function "
-                                   "records every name (%L2 pending).")
-                                    .arg(r.rebuild.newTable)
-                                    .arg(r.rebuild.pending));
+        mRebuildBanner->setText(
+            tr("%1 is rebuilt and waits to be swapped in (Admin > Swap); until then the live function "
+               "records every name (%L2 pending).")
+                .arg(r.rebuild.newTable)
+                .arg(r.rebuild.pending));
         mRebuildBanner->show();
     } else if (!r.rebuild.running) {
         // Loud: the live function records every name until someone finishes or aborts it.
