@@ -1,0 +1,26 @@
+// Internal to maintenance/: what the swap carries over from the live pair to the new one.
+#pragma once
+
+#include "common/result.h"
+#include "maintenance/helpers.h"
+
+#include <QStringList>
+
+namespace bloom::maintenance {
+
+/** The statements that carry what the site set on the live pair over to the new one. */
+struct CarryPlan {
+    QStringList carried, notCarried;
+    QString onNew;   ///< inside the swap, before the renames: indexes, triggers, comments, grants, owner
+    QString renames; ///< under ACCESS EXCLUSIVE: constraint names, then the pair's names
+};
+
+/**
+ * Reads the catalog for the live pair (owner, grants, column grants, comments, indexes, triggers,
+ * storage options) and writes the statements that give the new pair the same; lists what no
+ * statement can carry (policies, publications, rules, dependent views, other constraints, ...).
+ */
+Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStore &live, const FilterStore &next,
+                                const QString &oldTable, const QString &oldFunction, const QString &stamp);
+
+} // namespace bloom::maintenance
