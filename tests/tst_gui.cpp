@@ -212,7 +212,11 @@ private slots:
         QCOMPARE(wizard.options().geometry.chunks(), 262144u);
         chunks->setValue(18);
         QVERIFY(wizard.startButton()->isEnabled());
+        // Start without a source: the message says why, and goes as soon as the input changes.
+        wizard.start();
+        QVERIFY(wizard.stageText().contains(QLatin1String("at least one shard")));
         wizard.setSources({mCluster.connectionString(QStringLiteral("shard"))}, QString());
+        QVERIFY(wizard.stageText().isEmpty());
         wizard.start();
         QTRY_VERIFY_WITH_TIMEOUT(!wizard.rebuiltTable().isEmpty(), 60000);
         QCOMPARE(wizard.startButton()->text(), QStringLiteral("Swap now..."));

@@ -168,6 +168,15 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
         connect(b, &QSpinBox::valueChanged, this, &RebuildDialog::updatePreview);
     connect(mExpected, &QDoubleSpinBox::valueChanged, this, &RebuildDialog::updatePreview);
     connect(mAllowSmaller, &QCheckBox::toggled, this, &RebuildDialog::updatePreview);
+    // A message about the input never outlives the input it was about.
+    const auto inputChanged = [this] {
+        if (!mRunning && mRebuilt.isEmpty())
+            mStage->clear();
+    };
+    connect(mSources, &QPlainTextEdit::textChanged, this, inputChanged);
+    connect(mFile, &QLineEdit::textChanged, this, inputChanged);
+    connect(mQuery, &QLineEdit::textChanged, this, inputChanged);
+    connect(mInto, &QLineEdit::textChanged, this, inputChanged);
     connect(mStart, &QPushButton::clicked, this, [this] {
         if (mRebuilt.isEmpty())
             start();
@@ -212,6 +221,11 @@ void RebuildDialog::setSources(const QStringList &conninfos, const QString &file
 {
     mSources->setPlainText(conninfos.join(QLatin1Char('\n')));
     mFile->setText(file);
+}
+
+QString RebuildDialog::stageText() const
+{
+    return mStage->text();
 }
 
 QString RebuildDialog::previewText() const
@@ -267,6 +281,10 @@ void RebuildDialog::start()
     const RebuildOptions o = options();
     if (o.sources.isEmpty() && o.files.isEmpty()) {
         mStage->setText(tr("Give at least one shard or a file of names."));
+        return;
+    }
+    if (auto n = QualifiedName::parse(o.intoTable, tr("New table")); !n) {
+        mStage->setText(n.error().message);
         return;
     }
     mRunning = true;

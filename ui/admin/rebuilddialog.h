@@ -43,6 +43,7 @@ public:
     /** Shown when the geometry is smaller than the live one: ticking it is the explicit confirmation. */
     QCheckBox *allowSmaller() const { return mAllowSmaller; }
     QPushButton *startButton() const { return mStart; }
+    QString stageText() const;
 
 signals:
     void finished(const QString &table);
