@@ -17,6 +17,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -25,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -35,6 +37,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace bloom {
 
@@ -68,7 +71,24 @@ MainWindow::MainWindow(QWidget *parent)
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(mHeatmap, 1);
+    auto *scaleRow = new QHBoxLayout;
+    auto *scaleLabel = new QLabel(tr("Colour &scale:"), left);
+    mScaleMode = new QComboBox(left);
+    mScaleMode->setObjectName(QStringLiteral("heatScale"));
+    mScaleMode->addItem(tr("Automatic (relative when the fill is even)"), int(HeatScale::Auto));
+    mScaleMode->addItem(tr("Absolute: 0 to the fullest chunk"), int(HeatScale::Absolute));
+    mScaleMode->addItem(tr("Relative: the emptiest to the fullest chunk"), int(HeatScale::Relative));
+    scaleLabel->setBuddy(mScaleMode);
+    connect(mScaleMode, &QComboBox::currentIndexChanged, this, [this] {
+        mSession->setHeatScale(HeatScale(mScaleMode->currentData().toInt()));
+        if (mSession->isOpen())
+            mSession->refresh();
+    });
+    scaleRow->addWidget(scaleLabel);
+    scaleRow->addWidget(mScaleMode);
+    scaleRow->addStretch(1);
     leftLayout->addWidget(mLegend);
+    leftLayout->addLayout(scaleRow);
     leftLayout->addWidget(mHover);
     heatSplit->addWidget(left);
     heatSplit->addWidget(mSkew);
@@ -86,10 +106,28 @@ MainWindow::MainWindow(QWidget *parent)
 
     auto *chunkTab = new QWidget(this);
     mChunk = new ChunkGridWidget(chunkTab);
-    mChunkLabel = new QLabel(tr("Click a chunk in the heatmap."), chunkTab);
+    mChunkLabel = new QLabel(tr("Click a chunk in the heatmap, or type its number."), chunkTab);
     mChunkLabel->setObjectName(QStringLiteral("chunkLabel"));
+    mChunkNumber = new QSpinBox(chunkTab);
+    mChunkNumber->setObjectName(QStringLiteral("chunkNumber"));
+    mChunkNumber->setRange(0, 131071);
+    mChunkNumber->setAccelerated(true);
+    auto *chunkNumberLabel = new QLabel(tr("C&hunk:"), chunkTab);
+    chunkNumberLabel->setBuddy(mChunkNumber);
+    auto *showChunkButton = new QPushButton(tr("Show"), chunkTab);
+    showChunkButton->setObjectName(QStringLiteral("showChunk"));
+    connect(showChunkButton, &QPushButton::clicked, this, [this] { showChunk(quint32(mChunkNumber->value())); });
+    connect(mChunkNumber, &QSpinBox::editingFinished, this, [this] {
+        if (mChunkNumber->hasFocus())
+            showChunk(quint32(mChunkNumber->value()));
+    });
+    auto *chunkRow = new QHBoxLayout;
+    chunkRow->addWidget(chunkNumberLabel);
+    chunkRow->addWidget(mChunkNumber);
+    chunkRow->addWidget(showChunkButton);
+    chunkRow->addWidget(mChunkLabel, 1);
     auto *chunkLayout = new QVBoxLayout(chunkTab);
-    chunkLayout->addWidget(mChunkLabel);
+    chunkLayout->addLayout(chunkRow);
     chunkLayout->addWidget(mChunk, 1);
 
     mTabs = new QTabWidget(this);
@@ -137,8 +175,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mSession, &FilterSession::opened, this, &MainWindow::opened);
     connect(mSession, &FilterSession::refreshed, this, &MainWindow::onRefreshed);
     connect(mSession, &FilterSession::failed, this, &MainWindow::onFailed);
-    connect(mSession, &FilterSession::openFailed, this,
-            [this](const Error &e) { mStatus->setText(tr("Could not open the filter: %1").arg(e.toString())); });
+    connect(mSession, &FilterSession::openFailed, this, &MainWindow::onOpenFailed);
     connect(mSession, &FilterSession::chunkReady, this, [this](quint32 c, const QByteArray &bits) {
         mChunk->setChunk(c, bits);
         mChunkLabel->setText(tr("Chunk %1: %2 of %3 bits set").arg(c).arg(bits.count('1')).arg(bits.size()));
@@ -215,12 +252,26 @@ void MainWindow::buildMenus()
 
 void MainWindow::connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile)
 {
-    mSpec = spec;
-    mRef = ref;
-    mProfile = profile;
-    mFilterOpen = false;
+    // The window keeps describing the session it has until the new one is open (opened()).
+    mPendingProfiles.append(profile);
     mStatus->setText(tr("Connecting to %1...").arg(spec.describe()));
     mSession->open(spec, ref, !mAdmin);
+}
+
+void MainWindow::onOpenFailed(const Error &e)
+{
+    if (!mPendingProfiles.isEmpty())
+        mPendingProfiles.removeFirst();
+    if (mSession->isOpen()) {
+        mStatus->setText(tr("Could not connect: %1 — still attached to %2 on %3")
+                             .arg(e.toString(), mSession->summary().ref.table, mSession->summary().where));
+        // Admin mode asked for a read-write session it did not get: the menu says what the session is.
+        const QSignalBlocker block(mAdminAction);
+        mAdminAction->setChecked(!mSession->summary().readOnly);
+        mAdmin = !mSession->summary().readOnly;
+    } else {
+        mStatus->setText(tr("Could not open the filter: %1").arg(e.toString()));
+    }
 }
 
 void MainWindow::startDemo(qint64 names, int shards)
@@ -281,6 +332,10 @@ void MainWindow::setRefreshInterval(int seconds)
 
 void MainWindow::showChunk(quint32 chunk)
 {
+    {
+        const QSignalBlocker block(mChunkNumber);
+        mChunkNumber->setValue(int(chunk));
+    }
     mChunkLabel->setText(tr("Chunk %1: fetching...").arg(chunk));
     mSession->chunk(chunk);
 }
@@ -290,11 +345,38 @@ QString MainWindow::statusText() const
     return mStatus->text();
 }
 
+QString MainWindow::bannerText() const
+{
+    return mBanner->isVisibleTo(this) ? mBanner->text() : QString();
+}
+
 void MainWindow::opened(const FilterSummary &s)
 {
+    if (!s.followed) {
+        if (!mPendingProfiles.isEmpty())
+            mProfile = mPendingProfiles.takeFirst();
+        mSpec = mSession->spec();
+        mRef = s.ref;
+    }
     mFpr->setGeometry(s.geometry);
-    mStatus->setText(tr("Attached to %1 on %2 (PostgreSQL %3): %4")
-                         .arg(s.ref.table, s.where, s.serverVersion, s.geometry.describe()));
+    mChunkNumber->setMaximum(int(s.geometry.chunks() - 1));
+    mHeatmap->setLoading(s.geometry);
+    mLegend->setLoading();
+    mSummary->setText(tr("Loading the fill of %1 (%L2 chunks)...").arg(s.ref.table).arg(s.geometry.chunks()));
+    mChunk->clear();
+    mChunkLabel->setText(tr("Click a chunk in the heatmap, or type its number."));
+    mStatus->setStyleSheet(QString());
+    mStatus->setText(s.followed ? tr("%1 was swapped by another session: now attached to the new %1 (%2)")
+                                      .arg(s.ref.table, s.geometry.describe())
+                                : tr("Attached to %1 on %2 (PostgreSQL %3): %4")
+                                      .arg(s.ref.table, s.where, s.serverVersion, s.geometry.describe()));
+    {
+        const QSignalBlocker block(mAdminAction);
+        mAdminAction->setChecked(!s.readOnly);
+    }
+    mAdmin = !s.readOnly;
+    for (QAction *a : mWriteActions)
+        a->setEnabled(!s.readOnly);
     updateTitle();
     if (!mPause->isChecked())
         mTimer->start();
@@ -342,7 +424,7 @@ void MainWindow::onRefreshed(const FillResult &r)
 {
     ++mRefreshes;
     mHeatmap->setResult(r);
-    mLegend->setScale(r.scaleMax, r.fill.geometry.chunkBits(), r.fill.geometry.k());
+    mLegend->setScale(r.scaleMin, r.scaleMax, r.fill.geometry.chunkBits(), r.fill.geometry.k(), r.scale);
     mSkew->setReport(r.skew);
     const double names = r.fill.estimatedNames();
     mLastNames = names;
@@ -430,40 +512,53 @@ void MainWindow::updateTitle()
 {
     if (!mSession->isOpen()) {
         setWindowTitle(tr("Bloomscope"));
+        mBanner->hide();
         return;
     }
     const FilterSummary &s = mSession->summary();
-    setWindowTitle(tr("Bloomscope \u2014 %1 on %2 (%3)")
-                       .arg(s.ref.table, s.where, s.readOnly ? tr("read-only") : tr("ADMIN: writes allowed")));
+    const QString mode = s.readOnly ? tr("read-only") : tr("ADMIN: writes allowed");
+    const QString env = mProfile.environment.isEmpty() ? QString() : mProfile.environment.toUpper();
+    setWindowTitle(env.isEmpty()
+                       ? tr("Bloomscope \u2014 %1 on %2 (%3)").arg(s.ref.table, s.where, mode)
+                       : tr("Bloomscope \u2014 %1 \u2014 %2 on %3 (%4)").arg(env, s.ref.table, s.where, mode));
+    // The banner always says where the window is and whether it writes; the environment colours it.
     const QColor colour = mProfile.colour();
-    if (colour.isValid() || !s.readOnly) {
-        const QColor bg = colour.isValid() ? colour : QColor(0xc0, 0x2b, 0x2b);
-        mBanner->setStyleSheet(
-            QStringLiteral("background:%1; color:white; font-weight:bold; padding:3px").arg(bg.name()));
-        mBanner->setText(tr("%1%2%3").arg(
-            mProfile.environment.isEmpty() ? QString() : mProfile.environment.toUpper() + QStringLiteral(" \u2014 "),
-            mProfile.name.isEmpty() ? s.where : mProfile.name,
-            s.readOnly ? tr(" \u2014 read-only") : tr(" \u2014 ADMIN MODE: writes allowed")));
-        mBanner->show();
-    } else {
-        mBanner->hide();
-    }
+    QString style;
+    if (colour.isValid())
+        style = QStringLiteral("background:%1; color:white; font-weight:bold; padding:3px").arg(colour.name());
+    else if (!s.readOnly)
+        style = QStringLiteral("background:#a61d1d; color:white; font-weight:bold; padding:3px");
+    else
+        style = QStringLiteral("padding:3px");
+    mBanner->setStyleSheet(style);
+    QStringList parts;
+    if (!env.isEmpty())
+        parts << env;
+    if (!mProfile.name.isEmpty())
+        parts << mProfile.name;
+    parts << tr("%1 on %2").arg(s.ref.table, s.where);
+    parts << (s.readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
+    mBanner->setText(parts.join(QStringLiteral(" \u2014 ")));
+    mBanner->setAccessibleName(tr("Session"));
+    mBanner->show();
+}
+
+ConnectDialog *MainWindow::makeConnectDialog()
+{
+    auto *dialog = new ConnectDialog(mSession, this);
+    // The profile goes with the connect it belongs to; the window changes when that connect succeeds.
+    connect(dialog, &ConnectDialog::connecting, this, [this](const Profile &p) { mPendingProfiles.append(p); });
+    dialog->setAdmin(mAdmin);
+    return dialog;
 }
 
 void MainWindow::showConnectDialog()
 {
-    ConnectDialog dialog(mSession, this);
-    if (dialog.exec() != QDialog::Accepted)
+    std::unique_ptr<ConnectDialog> dialog(makeConnectDialog());
+    if (dialog->exec() != QDialog::Accepted)
         return;
-    if (dialog.demoRequested()) {
+    if (dialog->demoRequested())
         startDemo(2'000'000);
-        return;
-    }
-    const Profile p = dialog.profile();
-    mSpec = p.spec();
-    mRef = p.ref();
-    mProfile = p;
-    // The dialog opened the session already (read-only); opened() fills the window.
 }
 
 } // namespace bloom

@@ -8,6 +8,7 @@
 
 class QAction;
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QSpinBox;
 class QTabWidget;
@@ -16,6 +17,7 @@ class QTimer;
 namespace bloom {
 
 class ChunkGridWidget;
+class ConnectDialog;
 class DemoRunner;
 class FilterSession;
 class FprView;
@@ -56,6 +58,10 @@ public:
     QTimer *refreshTimer() const { return mTimer; }
     int refreshCount() const { return mRefreshes; }
     QString statusText() const;
+    /** File > Connect's dialog, wired to this window (not shown); the caller owns it. */
+    ConnectDialog *makeConnectDialog();
+    /** The environment banner's text ("PRODUCTION \u2014 name \u2014 table on where \u2014 read-only"). */
+    QString bannerText() const;
 
 signals:
     void refreshed();
@@ -66,6 +72,7 @@ private:
     void opened(const FilterSummary &s);
     void onRefreshed(const FillResult &r);
     void onFailed(Operation operation, const Error &e, bool lost);
+    void onOpenFailed(const Error &e);
     void updateTitle();
     void showConnectDialog();
     void setAdminMode(bool on);
@@ -86,7 +93,8 @@ private:
     bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
     QLabel *mRebuildBanner = nullptr;
-    Profile mProfile;
+    Profile mProfile;                ///< of the open session
+    QList<Profile> mPendingProfiles; ///< of the connects not answered yet, oldest first
     FilterRef mRef;
     ConnectionSpec mSpec;
     bool mAdmin = false;
@@ -104,6 +112,8 @@ private:
     StepThroughView *mStep = nullptr;
     ChunkGridWidget *mChunk = nullptr;
     QLabel *mChunkLabel = nullptr;
+    QSpinBox *mChunkNumber = nullptr;
+    QComboBox *mScaleMode = nullptr;
     QLabel *mStatus = nullptr;
     QSpinBox *mInterval = nullptr;
     QCheckBox *mPause = nullptr;

@@ -112,6 +112,10 @@ public:
     /** Finds the table and function, discovers the geometry, proves core places names as the function. */
     Status attach();
     bool attached() const { return mAttached; }
+    /** The oids of the table and function found by attach(), "table/function". */
+    const QString &identity() const { return mIdentity; }
+    /** Whether the names still lead to the objects attach() found; false after a swap renamed them away. */
+    Result<bool> stillAttached();
     const Geometry &geometry() const { return mGeometry; }
     const FilterRef &ref() const { return mRef; }
     QString quotedTable() const { return mTable; }
@@ -157,6 +161,7 @@ public:
 private:
     Status requireAttached() const;
     Result<std::pair<bool, bool>> tableAndFunctionExist();
+    Result<QString> currentIdentity();
     bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }
     Error cancelledError(const QString &what) const;
     Status discover();
@@ -177,6 +182,7 @@ private:
     QString mFunction;
     Geometry mGeometry;
     bool mAttached = false;
+    QString mIdentity;
     const std::atomic<bool> *mCancelFlag = nullptr;
     std::unique_ptr<QSqlQuery> mCheckOne;
 };

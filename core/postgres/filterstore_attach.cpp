@@ -43,6 +43,28 @@ Result<std::pair<bool, bool>> FilterStore::tableAndFunctionExist()
     return std::pair{q.value(0).toBool(), q.value(1).toBool()};
 }
 
+Result<QString> FilterStore::currentIdentity()
+{
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("select coalesce(to_regclass(?)::oid::text, '-') || '/' || "
+                             "coalesce(to_regprocedure(? || '(text)')::oid::text, '-')"));
+    q.addBindValue(mTable);
+    q.addBindValue(mFunction);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("looking for %1").arg(tableText()));
+    return q.value(0).toString();
+}
+
+Result<bool> FilterStore::stillAttached()
+{
+    if (!mAttached)
+        return false;
+    auto now = currentIdentity();
+    if (!now)
+        return now.error();
+    return *now == mIdentity;
+}
+
 Status FilterStore::init(const Geometry &g)
 {
     if (mNameError)
@@ -85,8 +107,12 @@ Status FilterStore::attach()
     mAttached = false;
     if (mNameError)
         return *mNameError;
+    auto identity = currentIdentity();
+    if (!identity)
+        return identity.error();
     if (auto s = discover(); !s)
         return s;
+    mIdentity = *identity;
     mAttached = true;
     return success();
 }

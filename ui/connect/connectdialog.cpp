@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -26,7 +27,9 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
 {
     setWindowTitle(tr("Connect to a filter"));
     mProfiles = new QComboBox(this);
+    mProfiles->setObjectName(QStringLiteral("profiles"));
     mName = new QLineEdit(this);
+    mName->setObjectName(QStringLiteral("profileName"));
     mHost = new QLineEdit(this);
     mHost->setObjectName(QStringLiteral("host"));
     mHost->setPlaceholderText(tr("db.example.com, or empty for the local socket"));
@@ -49,8 +52,10 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
     mSslmode->addItems({QStringLiteral("prefer"), QStringLiteral("disable"), QStringLiteral("require"),
                         QStringLiteral("verify-ca"), QStringLiteral("verify-full")});
     mTable = new QLineEdit(QStringLiteral("username_filter"), this);
+    mTable->setObjectName(QStringLiteral("table"));
     mFunction = new QLineEdit(QStringLiteral("username_bits"), this);
     mEnvironment = new QComboBox(this);
+    mEnvironment->setObjectName(QStringLiteral("environment"));
     mEnvironment->addItem(tr("(none)"), QString());
     mEnvironment->addItem(tr("development (green)"), QStringLiteral("development"));
     mEnvironment->addItem(tr("staging (amber)"), QStringLiteral("staging"));
@@ -60,6 +65,7 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
     mError->setWordWrap(true);
     mError->setTextInteractionFlags(Qt::TextSelectableByMouse);
     mError->setStyleSheet(QStringLiteral("color:#d33"));
+    mError->setAccessibleName(tr("Connection result"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("Profile:"), mProfiles);
@@ -79,28 +85,46 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
     auto *buttons = new QDialogButtonBox(this);
     mConnect = buttons->addButton(tr("Connect"), QDialogButtonBox::AcceptRole);
     mConnect->setObjectName(QStringLiteral("connectButton"));
-    auto *save = buttons->addButton(tr("Save profile"), QDialogButtonBox::ActionRole);
-    auto *remove = buttons->addButton(tr("Delete profile"), QDialogButtonBox::ActionRole);
-    auto *demo = buttons->addButton(tr("Demo database"), QDialogButtonBox::ActionRole);
+    mTest = buttons->addButton(tr("&Test connection"), QDialogButtonBox::ActionRole);
+    mTest->setObjectName(QStringLiteral("testButton"));
+    auto *save = buttons->addButton(tr("&Save profile"), QDialogButtonBox::ActionRole);
+    save->setObjectName(QStringLiteral("saveButton"));
+    auto *remove = buttons->addButton(tr("De&lete profile"), QDialogButtonBox::ActionRole);
+    auto *demo = buttons->addButton(tr("&Demo database"), QDialogButtonBox::ActionRole);
     demo->setObjectName(QStringLiteral("demoButton"));
     buttons->addButton(QDialogButtonBox::Cancel);
+    // Enter connects, whatever was clicked last: no other button takes the default.
+    for (QAbstractButton *b : buttons->buttons())
+        if (auto *push = qobject_cast<QPushButton *>(b))
+            push->setAutoDefault(false);
+    mConnect->setDefault(true);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(mError);
     layout->addWidget(buttons);
 
+    mProbe = new FilterSession(this);
     connect(mConnect, &QPushButton::clicked, this, &ConnectDialog::connectNow);
+    connect(mTest, &QPushButton::clicked, this, &ConnectDialog::testNow);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(save, &QPushButton::clicked, this, [this] {
         const Profile p = profile();
         if (p.name.isEmpty()) {
             mError->setText(tr("Give the profile a name first."));
+            mName->setFocus();
             return;
         }
+        // The typed password stays for this connect; it goes to the keyring only if asked, never to the file.
+        const QString password = mPassword->text();
         ProfileStore::save(p);
         loadProfiles();
-        mProfiles->setCurrentText(p.name);
+        const QSignalBlocker block(mProfiles);
+        mProfiles->setCurrentIndex(mProfiles->findData(QStringLiteral("profile:") + p.name));
+        mPassword->setText(password);
+        if (mRemember->isChecked() && !password.isEmpty())
+            writeKeyring(p, password);
+        mError->setText(tr("Saved profile \"%1\" (without the password).").arg(p.name));
     });
     connect(remove, &QPushButton::clicked, this, [this] {
         if (!mName->text().isEmpty())
@@ -112,11 +136,13 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
         accept();
     });
     connect(mProfiles, &QComboBox::currentIndexChanged, this, &ConnectDialog::profileChosen);
-    connect(mSession, &FilterSession::opened, this, [this] {
-        if (!mWaiting)
+    connect(mSession, &FilterSession::opened, this, [this](const FilterSummary &s) {
+        if (!mWaiting || s.followed)
             return;
         mWaiting = false;
         mConnect->setEnabled(true);
+        const Profile p = profile();
+        rememberRecent(p);
         accept();
     });
     connect(mSession, &FilterSession::openFailed, this, [this](const Error &e) {
@@ -124,9 +150,57 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
             return;
         mWaiting = false;
         mConnect->setEnabled(true);
-        mError->setText(e.toString());
+        mError->setStyleSheet(QStringLiteral("color:#d33"));
+        mError->setText(guiWords(e.toString()));
+    });
+    connect(mProbe, &FilterSession::opened, this, [this](const FilterSummary &s) {
+        mTest->setEnabled(true);
+        mError->setStyleSheet(QString());
+        mError->setText(tr("Connected to %1: PostgreSQL %2; filter %3 found, %4; round trip %5 ms.")
+                            .arg(s.where, s.serverVersion, s.ref.table, s.geometry.describe())
+                            .arg(s.roundTripMs, 0, 'f', 2));
+    });
+    connect(mProbe, &FilterSession::openFailed, this, [this](const Error &e) {
+        mTest->setEnabled(true);
+        mError->setStyleSheet(QStringLiteral("color:#d33"));
+        mError->setText(guiWords(e.toString()));
     });
     loadProfiles();
+    // Open on the last connection used, not on an empty form.
+    const int last = mProfiles->findData(ProfileStore::lastUsed());
+    if (last > 0)
+        mProfiles->setCurrentIndex(last);
+}
+
+QString ConnectDialog::testText() const
+{
+    return mError->text();
+}
+
+QString ConnectDialog::guiWords(const QString &text)
+{
+    QString t = text;
+    // libpq indents continuation lines with a tab ("\tIs the server running..."): a label shows it raw.
+    t.replace(QLatin1Char('\t'), QLatin1Char(' '));
+    static const std::pair<const char *, const char *> words[] = {
+        {"check --table and --db", "check the Filter table and the connection fields"},
+        {"--table and --function", "the Filter table and Function fields"},
+        {"--table", "the Filter table field"},
+        {"--function", "the Function field"},
+        {"--db", "the connection fields"},
+    };
+    for (const auto &[cli, gui] : words)
+        t.replace(QLatin1String(cli), QCoreApplication::translate("bloom::ConnectDialog", gui));
+    while (t.contains(QStringLiteral("  ")))
+        t.replace(QStringLiteral("  "), QStringLiteral(" "));
+    return t.trimmed();
+}
+
+void ConnectDialog::rememberRecent(const Profile &p)
+{
+    ProfileStore::addRecent(p);
+    ProfileStore::setLastUsed(p.name.isEmpty() ? QStringLiteral("recent:") + ProfileStore::recentLabel(p)
+                                               : QStringLiteral("profile:") + p.name);
 }
 
 void ConnectDialog::loadProfiles()
@@ -135,18 +209,31 @@ void ConnectDialog::loadProfiles()
     mProfiles->clear();
     mProfiles->addItem(tr("(new connection)"));
     for (const Profile &p : ProfileStore::load())
-        mProfiles->addItem(p.name);
+        mProfiles->addItem(p.name, QStringLiteral("profile:") + p.name);
+    mRecent = ProfileStore::recent();
+    if (!mRecent.isEmpty())
+        mProfiles->insertSeparator(mProfiles->count());
+    for (const Profile &p : mRecent)
+        mProfiles->addItem(tr("Recent: %1").arg(ProfileStore::recentLabel(p)),
+                           QStringLiteral("recent:") + ProfileStore::recentLabel(p));
 }
 
 void ConnectDialog::profileChosen(int index)
 {
-    if (index <= 0)
-        return;
-    for (const Profile &p : ProfileStore::load())
-        if (p.name == mProfiles->itemText(index)) {
-            setProfile(p);
-            readKeyring(p);
-        }
+    const QString key = mProfiles->itemData(index).toString();
+    if (key.startsWith(QLatin1String("profile:"))) {
+        for (const Profile &p : ProfileStore::load())
+            if (QStringLiteral("profile:") + p.name == key) {
+                setProfile(p);
+                readKeyring(p);
+            }
+    } else if (key.startsWith(QLatin1String("recent:"))) {
+        for (const Profile &p : std::as_const(mRecent))
+            if (QStringLiteral("recent:") + ProfileStore::recentLabel(p) == key) {
+                setProfile(p);
+                readKeyring(p);
+            }
+    }
 }
 
 Profile ConnectDialog::profile() const
@@ -191,10 +278,21 @@ void ConnectDialog::connectNow()
     const QString password = mPassword->text();
     if (mRemember->isChecked() && !password.isEmpty())
         writeKeyring(p, password);
+    mError->setStyleSheet(QString());
     mError->setText(tr("Connecting to %1...").arg(p.spec().describe()));
     mConnect->setEnabled(false);
     mWaiting = true;
-    mSession->open(p.spec(password), p.ref(), /*readOnly=*/true);
+    emit connecting(p);
+    mSession->open(p.spec(password), p.ref(), /*readOnly=*/!mAdmin);
+}
+
+void ConnectDialog::testNow()
+{
+    const Profile p = profile();
+    mError->setStyleSheet(QString());
+    mError->setText(tr("Testing %1...").arg(p.spec().describe()));
+    mTest->setEnabled(false);
+    mProbe->open(p.spec(mPassword->text()), p.ref(), /*readOnly=*/true);
 }
 
 void ConnectDialog::readKeyring(const Profile &p)

@@ -33,9 +33,22 @@ public:
 
     /** Starts connecting (as the Connect button does). */
     void connectNow();
+    /** Connects without closing anything: server version, filter, geometry, round trip (the Test button). */
+    void testNow();
+    /** Connect read-write (the window is in admin mode). */
+    void setAdmin(bool admin) { mAdmin = admin; }
+    /** What the last Test said. */
+    QString testText() const;
+    /** libpq's and core's words as the dialog shows them: no raw tabs, the dialog's fields for options. */
+    static QString guiWords(const QString &text);
+
+signals:
+    /** A connect of `profile` starts on the session (the window takes the profile when it succeeds). */
+    void connecting(const bloom::Profile &profile);
 
 private:
     void loadProfiles();
+    void rememberRecent(const Profile &p);
     void profileChosen(int index);
     void readKeyring(const Profile &p);
     void writeKeyring(const Profile &p, const QString &password);
@@ -49,6 +62,10 @@ private:
     QCheckBox *mRemember = nullptr;
     QLabel *mError = nullptr;
     QPushButton *mConnect = nullptr;
+    QPushButton *mTest = nullptr;
+    FilterSession *mProbe = nullptr; ///< the Test button's own session, so a test never touches the window's
+    QList<Profile> mRecent;
+    bool mAdmin = false;
     bool mDemo = false;
     bool mWaiting = false;
 };

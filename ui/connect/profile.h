@@ -37,6 +37,14 @@ public:
     static QList<Profile> load();
     static void save(const Profile &p);
     static void remove(const QString &name);
+    /** The last connections that succeeded, newest first (at most 8; never a password). */
+    static QList<Profile> recent();
+    static void addRecent(const Profile &p);
+    /** The profile (or recent entry) the dialog opens on. */
+    static QString lastUsed();
+    static void setLastUsed(const QString &key);
+    /** "user@host:port/db table" for a recent entry. */
+    static QString recentLabel(const Profile &p);
 };
 
 } // namespace bloom

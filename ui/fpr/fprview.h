@@ -28,6 +28,7 @@ public:
     explicit FprView(QWidget *parent = nullptr);
 
     void setGeometry(const Geometry &g);
+    const Geometry &filterGeometry() const { return mGeometry; }
     /** One refresh: the estimate from the fill and the names it implies, at time `at`. */
     void addMeasurement(const QDateTime &at, double estimatedFpr, double estimatedNames);
     void setTarget(double fpr);

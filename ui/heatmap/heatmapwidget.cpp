@@ -17,8 +17,17 @@ HeatmapWidget::HeatmapWidget(QWidget *parent)
     setCursor(Qt::CrossCursor);
 }
 
+void HeatmapWidget::setLoading(const Geometry &g)
+{
+    mResult = FillResult{};
+    mHover = -1;
+    mLoading = tr("loading the fill of %L1 chunks...").arg(g.chunks());
+    update();
+}
+
 void HeatmapWidget::setResult(const FillResult &result)
 {
+    mLoading.clear();
     const bool first = mResult.heatmap.isNull() || mResult.heatmap.size() != result.heatmap.size();
     mResult = result;
     if (first)
@@ -105,7 +114,7 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     p.fillRect(rect(), palette().color(QPalette::Base).darker(300));
     if (mResult.heatmap.isNull()) {
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(rect(), Qt::AlignCenter, tr("waiting for the first refresh..."));
+        p.drawText(rect(), Qt::AlignCenter, mLoading.isEmpty() ? tr("not connected") : mLoading);
         return;
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform, false); // a cell is a chunk: no blurring
@@ -186,30 +195,58 @@ void HeatmapWidget::leaveEvent(QEvent *)
 HeatmapLegend::HeatmapLegend(QWidget *parent)
     : QWidget(parent)
 {
-    setMinimumHeight(46);
+    setMinimumHeight(64);
+    setAccessibleName(tr("Colour scale"));
 }
 
-void HeatmapLegend::setScale(quint32 maxSetBits, quint32 chunkBits, int k)
+void HeatmapLegend::setScale(quint32 minSetBits, quint32 maxSetBits, quint32 chunkBits, int k, HeatScale scale)
 {
-    mMax = qMax<quint32>(1, maxSetBits);
+    mMin = minSetBits;
+    mMax = qMax<quint32>(minSetBits + 1, maxSetBits);
     mChunkBits = chunkBits;
     mK = k;
+    mScale = scale;
+    mLoading = false;
+    setAccessibleDescription(caption());
     update();
+}
+
+void HeatmapLegend::setLoading()
+{
+    mLoading = true;
+    update();
+}
+
+QString HeatmapLegend::caption() const
+{
+    if (mLoading)
+        return tr("loading...");
+    return mScale == HeatScale::Relative
+               ? tr("Relative scale: %1..%2 set bits, the emptiest to the fullest chunk (colours show differences, "
+                    "not fill)")
+                     .arg(mMin)
+                     .arg(mMax)
+               : tr("Absolute scale: 0..%1 set bits, empty to the fullest chunk").arg(mMax);
 }
 
 void HeatmapLegend::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    const QRect bar(8, 4, width() - 16, 14);
+    const QFontMetrics fm(font());
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(8, fm.ascent() + 2, caption());
+    if (mLoading)
+        return;
+    const int top = fm.height() + 4;
+    const QRect bar(8, top, width() - 16, 14);
     for (int x = 0; x < bar.width(); ++x) {
         p.setPen(QColor::fromRgb(fillColour(quint32(x), quint32(bar.width() - 1))));
         p.drawLine(bar.left() + x, bar.top(), bar.left() + x, bar.bottom());
     }
     p.setPen(palette().color(QPalette::WindowText));
-    const QFontMetrics fm(font());
     const int ticks = width() > 900 ? 4 : 2;
     for (int i = 0; i <= ticks; ++i) {
-        const quint32 v = quint32(std::lround(double(mMax) * i / ticks));
+        const quint32 v = mMin + quint32(std::lround(double(mMax - mMin) * i / ticks));
         const double fill = double(v) / mChunkBits;
         const QString label =
             tr("%1 bits (%2%), FPR %3").arg(v).arg(fill * 100, 0, 'f', 2).arg(std::pow(fill, mK), 0, 'g', 2);

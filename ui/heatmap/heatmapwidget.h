@@ -16,6 +16,8 @@ public:
     explicit HeatmapWidget(QWidget *parent = nullptr);
 
     void setResult(const FillResult &result);
+    /** Until the first refresh of a (new) filter: no picture, and a line that says it is loading. */
+    void setLoading(const Geometry &g);
     const FillResult &result() const { return mResult; }
     /** The chunk under a widget position, or -1. */
     qint64 chunkAt(QPointF pos) const;
@@ -53,6 +55,7 @@ private:
     bool mDragging = false;
     bool mMoved = false;
     qint64 mHover = -1;
+    QString mLoading;
 };
 
 /** The colour ramp with its scale: set bits, fill share, and the chunk FPR fill^k. */
@@ -60,15 +63,21 @@ class HeatmapLegend : public QWidget {
     Q_OBJECT
 public:
     explicit HeatmapLegend(QWidget *parent = nullptr);
-    void setScale(quint32 maxSetBits, quint32 chunkBits, int k);
-    QSize sizeHint() const override { return {560, 46}; }
+    void setScale(quint32 minSetBits, quint32 maxSetBits, quint32 chunkBits, int k, HeatScale scale);
+    /** No scale yet: says so instead of drawing one for an empty filter. */
+    void setLoading();
+    /** "relative scale: 706..1323 set bits (the emptiest .. the fullest chunk)" */
+    QString caption() const;
+    QSize sizeHint() const override { return {560, 64}; }
 
 protected:
     void paintEvent(QPaintEvent *) override;
 
 private:
-    quint32 mMax = 1, mChunkBits = 8192;
+    quint32 mMin = 0, mMax = 1, mChunkBits = 8192;
     int mK = 7;
+    HeatScale mScale = HeatScale::Absolute;
+    bool mLoading = true;
 };
 
 } // namespace bloom

@@ -16,6 +16,7 @@ FilterSession::FilterSession(QObject *parent)
     qRegisterMetaType<ConnectionSpec>();
     qRegisterMetaType<FilterRef>();
     qRegisterMetaType<Operation>();
+    qRegisterMetaType<HeatScale>();
 
     mThread.setObjectName(QStringLiteral("bloomscope-db"));
     mWorker = new FilterWorker(&mCancel); // no parent: it moves to the thread and dies with it
@@ -30,13 +31,18 @@ FilterSession::FilterSession(QObject *parent)
     connect(this, &FilterSession::requestLoad, mWorker, &FilterWorker::load);
     connect(this, &FilterSession::requestSample, mWorker, &FilterWorker::sample);
 
+    // Each open() answers once, in order: opened (the session now is the new one) or openFailed (the
+    // session is the one before, untouched). A `followed` opened is the same session after a swap.
     connect(mWorker, &FilterWorker::opened, this, [this](const FilterSummary &s) {
+        if (!s.followed && !mPending.isEmpty())
+            mSpec = mPending.takeFirst();
         mSummary = s;
         mOpen = true;
         emit opened(s);
     });
     connect(mWorker, &FilterWorker::openFailed, this, [this](const Error &e) {
-        mOpen = false;
+        if (!mPending.isEmpty())
+            mPending.removeFirst();
         emit openFailed(e);
     });
     connect(mWorker, &FilterWorker::refreshed, this, [this](int token, const FillResult &r) {
@@ -76,8 +82,7 @@ FilterSession::~FilterSession()
 
 void FilterSession::open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly)
 {
-    mSpec = spec;
-    mOpen = false;
+    mPending.append(spec);
     emit requestOpen(spec, ref, readOnly);
 }
 
@@ -86,7 +91,7 @@ bool FilterSession::refresh()
     if (mRefreshing)
         return false;
     mRefreshing = true;
-    emit requestRefresh(++mRefreshToken);
+    emit requestRefresh(++mRefreshToken, mScale);
     return true;
 }
 

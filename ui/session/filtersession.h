@@ -21,9 +21,15 @@ public:
     explicit FilterSession(QObject *parent = nullptr);
     ~FilterSession() override;
 
+    /** Connects anew; until that succeeds the current session (if any) stays as it is. */
     void open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly);
+    /** True while an open() has not answered yet. */
+    bool opening() const { return !mPending.isEmpty(); }
     /** Starts a refresh unless one is running (a slow server skips ticks instead of queueing them). */
     bool refresh();
+    /** The heatmap's colour scale from the next refresh on. */
+    void setHeatScale(HeatScale scale) { mScale = scale; }
+    HeatScale heatScale() const { return mScale; }
     void step(const QString &name);
     void chunk(quint32 chunk);
     void add(const QStringList &names);
@@ -35,6 +41,7 @@ public:
     bool isOpen() const { return mOpen; }
     bool refreshing() const { return mRefreshing; }
     const FilterSummary &summary() const { return mSummary; }
+    /** The connection of the open session (with the password it was opened with, in memory only). */
     const ConnectionSpec &spec() const { return mSpec; }
 
 signals:
@@ -51,7 +58,7 @@ signals:
 
     // To the worker (queued).
     void requestOpen(const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, bool readOnly);
-    void requestRefresh(int token);
+    void requestRefresh(int token, bloom::HeatScale scale);
     void requestStep(int token, const QString &name);
     void requestChunk(int token, quint32 chunk);
     void requestAdd(const QStringList &names);
@@ -64,9 +71,11 @@ private:
     std::atomic<bool> mCancel{false};
     FilterSummary mSummary;
     ConnectionSpec mSpec;
+    QList<ConnectionSpec> mPending;
     bool mOpen = false;
     bool mRefreshing = false;
     int mRefreshToken = 0;
+    HeatScale mScale = HeatScale::Auto;
     int mStepToken = 0;
     int mChunkToken = 0;
 };

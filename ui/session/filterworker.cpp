@@ -1,6 +1,7 @@
 #include "session/filterworker.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QThread>
 
@@ -25,14 +26,24 @@ QString operationName(Operation op)
     return {};
 }
 
-QRgb fillColour(quint32 v, quint32 max)
+std::tuple<HeatScale, quint32, quint32> chooseScale(HeatScale mode, quint32 minSetBits, quint32 maxSetBits)
+{
+    maxSetBits = qMax<quint32>(1, maxSetBits);
+    if (mode == HeatScale::Auto)
+        mode = minSetBits > 0 && minSetBits * 4 >= maxSetBits ? HeatScale::Relative : HeatScale::Absolute;
+    if (mode == HeatScale::Relative && minSetBits < maxSetBits)
+        return {mode, minSetBits, maxSetBits};
+    return {HeatScale::Absolute, 0, maxSetBits};
+}
+
+QRgb fillColour(quint32 v, quint32 max, quint32 min)
 {
     // Viridis, sampled at 9 stops, linearly interpolated.
     static const QRgb stops[] = {0x440154, 0x472d7b, 0x3b528b, 0x2c728e, 0x21918c,
                                  0x28ae80, 0x5ec962, 0xaddc30, 0xfde725};
-    if (max == 0)
-        return 0xff000000 | stops[0];
-    const double t = qBound(0.0, double(v) / double(max), 1.0) * 8.0;
+    if (max <= min)
+        return 0xff000000 | stops[v > min ? 8 : 0];
+    const double t = qBound(0.0, (double(v) - double(min)) / double(max - min), 1.0) * 8.0;
     const int i = qMin(7, int(t));
     const double f = t - i;
     const QRgb a = stops[i], b = stops[i + 1];
@@ -76,63 +87,110 @@ void FilterWorker::report(Operation operation, const Error &e)
 
 void FilterWorker::open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly)
 {
-    mSpec = spec;
-    mRef = ref;
-    mConfigured = true;
-    mReadOnly = readOnly;
+    // The new session is made beside the old one, which stays (and keeps serving) unless this succeeds.
+    auto opened = connectStore(spec, ref, readOnly);
+    if (!opened) {
+        emit openFailed(opened.error());
+        return;
+    }
     mRunning.store(nullptr);
     mStore.reset();
     mDb.reset();
-    if (auto s = connectStore(); !s) {
-        emit openFailed(s.error());
-        return;
-    }
+    mSpec = spec;
+    mRef = ref;
+    mReadOnly = readOnly;
+    mConfigured = true;
+    mDb = std::move(opened->first);
+    mStore = std::move(opened->second);
+    mRunning.store(mDb.get());
+    mLastIdentity = mStore->identity();
+    FilterSummary s = summary();
+    QElapsedTimer t;
+    t.start();
+    if (mDb->exec(QStringLiteral("select 1")))
+        s.roundTripMs = double(t.nsecsElapsed()) / 1e6;
+    emit this->opened(s);
+}
+
+FilterSummary FilterWorker::summary() const
+{
     FilterSummary summary;
-    summary.ref = ref;
+    summary.ref = mRef;
     summary.geometry = mStore->geometry();
-    summary.where = spec.describe();
+    summary.where = mSpec.describe();
     summary.serverVersion = mDb->serverVersion();
-    summary.readOnly = readOnly;
+    summary.readOnly = mReadOnly;
     summary.checkSql = mStore->checkOneSql();
     summary.addSql = mStore->addSql();
     summary.chunkSql = QStringLiteral("select bits from %1 where chunk = $1").arg(mStore->quotedTable());
-    emit opened(summary);
+    summary.identity = mStore->identity();
+    return summary;
 }
 
 bool FilterWorker::ensureOpen(Operation operation)
 {
-    if (mStore)
-        return true;
-    if (!mConfigured) {
-        emit failed(operation, makeError(ErrorKind::Connection, QStringLiteral("not connected")), false);
+    if (!mStore) {
+        if (!mConfigured) {
+            emit failed(operation, makeError(ErrorKind::Connection, QStringLiteral("not connected")), false);
+            return false;
+        }
+        auto opened = connectStore(mSpec, mRef, mReadOnly);
+        if (!opened) {
+            emit failed(operation, opened.error(), opened.error().kind == ErrorKind::Connection);
+            return false;
+        }
+        mDb = std::move(opened->first);
+        mStore = std::move(opened->second);
+        mRunning.store(mDb.get());
+        // The filter may have been swapped while the connection was down: say what it is now.
+        if (mStore->identity() != mLastIdentity && !mLastIdentity.isEmpty()) {
+            FilterSummary s = summary();
+            s.followed = true;
+            mLastIdentity = mStore->identity();
+            emit this->opened(s);
+        }
+        mLastIdentity = mStore->identity();
+    }
+    // A swap renames another table to the filter's name: follow it before answering, or a name would be
+    // placed with the old geometry and could read "definitely free" in the new table.
+    auto same = mStore->stillAttached();
+    if (!same) {
+        report(operation, same.error());
         return false;
     }
-    if (auto s = connectStore(); !s) {
-        emit failed(operation, s.error(), s.error().kind == ErrorKind::Connection);
-        return false;
+    if (!*same) {
+        auto store = std::make_unique<FilterStore>(*mDb, mRef);
+        store->setCancelFlag(mCancel);
+        if (auto s = store->attach(); !s) {
+            report(operation, s.error());
+            return false;
+        }
+        mStore = std::move(store);
+        mLastIdentity = mStore->identity();
+        FilterSummary s = summary();
+        s.followed = true;
+        emit this->opened(s);
     }
     return true;
 }
 
-Status FilterWorker::connectStore()
+Result<std::pair<std::unique_ptr<Database>, std::unique_ptr<FilterStore>>>
+FilterWorker::connectStore(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly)
 {
     // This thread's own connection, and the filter attached on it; nothing changes on failure.
     Database::Options o;
-    o.readOnly = mReadOnly;
-    auto db = Database::open(mSpec, o);
+    o.readOnly = readOnly;
+    auto db = Database::open(spec, o);
     if (!db)
         return db.error();
-    auto store = std::make_unique<FilterStore>(**db, mRef);
+    auto store = std::make_unique<FilterStore>(**db, ref);
     store->setCancelFlag(mCancel);
     if (auto s = store->attach(); !s)
-        return s;
-    mDb = std::move(db).value();
-    mStore = std::move(store);
-    mRunning.store(mDb.get());
-    return success();
+        return s.error();
+    return std::pair{std::move(db).value(), std::move(store)};
 }
 
-void FilterWorker::refresh(int token)
+void FilterWorker::refresh(int token, HeatScale scale)
 {
     CancelScope scope{mCancel};
     if (!ensureOpen(Operation::Refresh))
@@ -152,12 +210,12 @@ void FilterWorker::refresh(int token)
     const int c = r.fill.geometry.chunkLog2();
     r.imageColumns = 1 << ((c + 1) / 2);
     const int rows = int((r.fill.setBits.size() + size_t(r.imageColumns) - 1) / size_t(r.imageColumns));
-    r.scaleMax = qMax<quint32>(1, r.fill.maxSetBits());
+    std::tie(r.scale, r.scaleMin, r.scaleMax) = chooseScale(scale, r.fill.minSetBits(), r.fill.maxSetBits());
     r.heatmap = QImage(r.imageColumns, rows, QImage::Format_RGB32);
     r.heatmap.fill(Qt::black);
     for (size_t i = 0; i < r.fill.setBits.size(); ++i) {
         auto *line = reinterpret_cast<QRgb *>(r.heatmap.scanLine(int(i / size_t(r.imageColumns))));
-        line[i % size_t(r.imageColumns)] = fillColour(r.fill.setBits[i], r.scaleMax);
+        line[i % size_t(r.imageColumns)] = fillColour(r.fill.setBits[i], r.scaleMax, r.scaleMin);
     }
     emit refreshed(token, r);
 }

@@ -24,7 +24,7 @@ public:
 
 public slots:
     void open(const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, bool readOnly);
-    void refresh(int token);
+    void refresh(int token, bloom::HeatScale scale);
     void step(int token, const QString &name);
     void chunk(int token, quint32 chunk);
     void add(const QStringList &names);
@@ -46,8 +46,11 @@ signals:
     void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
 
 private:
+    /** Connected, and attached to the objects the names lead to now (following a swap). */
     bool ensureOpen(Operation operation);
-    Status connectStore();
+    Result<std::pair<std::unique_ptr<Database>, std::unique_ptr<FilterStore>>>
+    connectStore(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly);
+    FilterSummary summary() const;
     void report(Operation operation, const Error &e);
 
     std::unique_ptr<Database> mDb;
@@ -56,6 +59,7 @@ private:
     FilterRef mRef;
     bool mReadOnly = true;
     bool mConfigured = false;
+    QString mLastIdentity; ///< of the filter last shown, to tell a reconnect that finds it swapped
     std::atomic<bool> *mCancel;
     std::atomic<Database *> mRunning{nullptr};
 };

@@ -11,6 +11,8 @@
 #include <QImage>
 #include <QMetaType>
 
+#include <tuple>
+
 namespace bloom {
 
 /** What the window shows about the filter it is attached to. */
@@ -23,6 +25,16 @@ struct FilterSummary {
     QString checkSql; ///< the SQL a check runs, for "show the SQL"
     QString chunkSql;
     QString addSql;
+    QString identity;       ///< the table's and function's oids
+    double roundTripMs = 0; ///< of `select 1` right after connecting
+    bool followed = false;  ///< re-attached on the same connection because the filter was swapped
+};
+
+/** How the heatmap maps set bits to colours. */
+enum class HeatScale {
+    Auto,     ///< Relative when the chunks' spread is narrow (the emptiest holds >= 1/4 of the fullest), else Absolute
+    Absolute, ///< 0 bits .. the fullest chunk
+    Relative, ///< the emptiest .. the fullest chunk of this refresh
 };
 
 /** One refresh: the fill, its skew report and the heatmap image, all made off the GUI thread. */
@@ -31,7 +43,9 @@ struct FillResult {
     SkewReport skew;
     QImage heatmap; ///< one pixel per chunk
     int imageColumns = 0;
-    quint32 scaleMax = 0; ///< set bits that map to the top colour
+    quint32 scaleMin = 0;                  ///< set bits that map to the bottom colour
+    quint32 scaleMax = 0;                  ///< set bits that map to the top colour
+    HeatScale scale = HeatScale::Absolute; ///< Absolute or Relative, as chosen for this refresh
     bool onWorkerThread = false;
     RebuildState rebuild; ///< a rebuild of this filter, running or interrupted (exists == false: none)
 };
@@ -49,7 +63,9 @@ enum class Operation { Refresh, Step, Chunk, Add, Load, Sample };
 /** "refresh", "step-through", ... for messages. */
 QString operationName(Operation op);
 
-/** Colour of a chunk whose set bits are `v` on a scale 0..max (a viridis-like ramp). */
-QRgb fillColour(quint32 v, quint32 max);
+/** Colour of a chunk whose set bits are `v` on a scale min..max (a viridis-like ramp). */
+QRgb fillColour(quint32 v, quint32 max, quint32 min = 0);
+/** The scale a refresh uses for `mode` (Auto resolved): {mode, min, max}. */
+std::tuple<HeatScale, quint32, quint32> chooseScale(HeatScale mode, quint32 minSetBits, quint32 maxSetBits);
 
 } // namespace bloom

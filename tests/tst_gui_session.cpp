@@ -1,0 +1,314 @@
+// The window's session under a DBA's hands: failed connects, other environments, saved passwords, the
+// connect dialog's words and buttons, and a swap by another session under an open window.
+#include "connect/connectdialog.h"
+#include "fpr/fprview.h"
+#include "heatmap/heatmapwidget.h"
+#include "mainwindow.h"
+#include "model/placement.h"
+#include "postgres/filtersql.h"
+#include "postgres/pgconn.h"
+#include "session/filtersession.h"
+#include "step/stepthroughview.h"
+#include "testcluster.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace bloom;
+
+class TestGuiSession : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir mConfig; ///< QSettings live here, not in the user's ~/.config
+    LocalCluster mCluster;
+    std::unique_ptr<MainWindow> mWindow;
+
+    static constexpr auto Password = "s3cret-dba";
+
+    Profile socketProfile(const QString &database) const
+    {
+        Profile p;
+        p.host = mCluster.socketDir();
+        p.port = mCluster.port();
+        p.database = database;
+        p.user = mCluster.superuser();
+        p.sslmode = QStringLiteral("disable");
+        return p;
+    }
+    Profile tcpProfile(const QString &database) const
+    {
+        Profile p = socketProfile(database);
+        p.host = QStringLiteral("127.0.0.1");
+        p.user = QStringLiteral("dba");
+        return p;
+    }
+    void waitForRefreshes(int count) { QTRY_VERIFY_WITH_TIMEOUT(mWindow->refreshCount() >= count, 30000); }
+    /** Fills a dialog's fields with p and the password. */
+    static void fill(ConnectDialog &dialog, const Profile &p, const QString &password = {})
+    {
+        dialog.setProfile(p);
+        dialog.findChild<QLineEdit *>(QStringLiteral("password"))->setText(password);
+    }
+    /** Answers the next modal message box with `button`. */
+    static void answerNextBox(QMessageBox::StandardButton button)
+    {
+        QTimer::singleShot(0, qApp, [button] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box) {
+                answerNextBox(button);
+                return;
+            }
+            box->button(button)->click();
+        });
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(mConfig.isValid());
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(mConfig.path()));
+        QCoreApplication::setOrganizationName(QStringLiteral("BloomscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_session"));
+        QVERIFY(test::startCluster(mCluster));
+        for (const QString &db : {QStringLiteral("app"), QStringLiteral("prod")}) {
+            QVERIFY(mCluster.createDatabase(db).ok());
+            QVERIFY(mCluster.exec(db, test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        }
+        QVERIFY(mCluster.createDatabase(QStringLiteral("nofilter")).ok());
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("postgres"), QStringLiteral("create role dba login password '%1'; grant "
+                                                                     "pg_read_all_data to dba")
+                                                          .arg(QLatin1String(Password)))
+                    .ok());
+        mWindow = std::make_unique<MainWindow>();
+        mWindow->setRefreshInterval(1);
+        mWindow->show();
+        Profile demo = socketProfile(QStringLiteral("app"));
+        demo.name = QStringLiteral("dev box");
+        demo.environment = QStringLiteral("development");
+        mWindow->connectTo(demo.spec(), demo.ref(), demo);
+        waitForRefreshes(1);
+        QVERIFY(mWindow->bannerText().contains(QLatin1String("DEVELOPMENT")));
+    }
+
+    void failedConnectLeavesTheSessionAlone()
+    {
+        const QString where = mWindow->session()->summary().where;
+        const QString banner = mWindow->bannerText();
+        const QString title = mWindow->windowTitle();
+        struct Bad {
+            const char *what;
+            Profile profile;
+            QString password;
+            const char *says;
+        };
+        Profile wrongPort = socketProfile(QStringLiteral("app"));
+        wrongPort.host = QStringLiteral("127.0.0.1");
+        wrongPort.port = 1;
+        const QList<Bad> bad{
+            {"wrong password", tcpProfile(QStringLiteral("app")), QStringLiteral("not-it"), "password"},
+            {"wrong port", wrongPort, {}, "cannot reach the server"},
+            {"no filter there", socketProfile(QStringLiteral("nofilter")), {}, "there is no table"},
+        };
+        for (const Bad &b : bad) {
+            std::unique_ptr<ConnectDialog> dialog(mWindow->makeConnectDialog());
+            dialog->show();
+            fill(*dialog, b.profile, b.password);
+            QSignalSpy failed(mWindow->session(), &FilterSession::openFailed);
+            dialog->connectNow();
+            QVERIFY2(failed.wait(20000), b.what);
+            // The error is in the dialog, which stays open; the window still shows, and refreshes, its session.
+            QVERIFY2(dialog->errorText().contains(QLatin1String(b.says), Qt::CaseInsensitive),
+                     qPrintable(dialog->errorText()));
+            QVERIFY(!dialog->errorText().contains(QLatin1Char('\t')));
+            QVERIFY(dialog->isVisible());
+            QVERIFY(mWindow->session()->isOpen());
+            QCOMPARE(mWindow->session()->summary().where, where);
+            QCOMPARE(mWindow->bannerText(), banner);
+            QCOMPARE(mWindow->windowTitle(), title);
+            QVERIFY2(mWindow->statusText().contains(QLatin1String("still attached")),
+                     qPrintable(mWindow->statusText()));
+            const int before = mWindow->refreshCount();
+            waitForRefreshes(before + 2); // and it does not retry the bad server: it refreshes the good one
+            QVERIFY(!mWindow->statusText().contains(QLatin1String("lost")));
+        }
+    }
+
+    void theBannerFollowsTheSessionInTheSameEvent()
+    {
+        std::unique_ptr<ConnectDialog> dialog(mWindow->makeConnectDialog());
+        Profile prod = tcpProfile(QStringLiteral("prod"));
+        prod.name = QStringLiteral("eu-prod");
+        prod.environment = QStringLiteral("production");
+        fill(*dialog, prod, QString::fromLatin1(Password));
+        dialog->show();
+        QString bannerAtOpen, titleAtOpen, statusAtOpen;
+        // Connected after the window's own slot: sees what the window shows in the event the session changed.
+        connect(
+            mWindow->session(), &FilterSession::opened, this,
+            [&] {
+                bannerAtOpen = mWindow->bannerText();
+                titleAtOpen = mWindow->windowTitle();
+                statusAtOpen = mWindow->statusText();
+            },
+            Qt::SingleShotConnection);
+        dialog->connectNow();
+        QTRY_VERIFY_WITH_TIMEOUT(!bannerAtOpen.isEmpty(), 20000);
+        QCOMPARE(dialog->result(), int(QDialog::Accepted));
+        QVERIFY2(bannerAtOpen.startsWith(QLatin1String("PRODUCTION")), qPrintable(bannerAtOpen));
+        QVERIFY(bannerAtOpen.contains(QLatin1String("eu-prod")));
+        QVERIFY(bannerAtOpen.contains(QLatin1String("/prod")));
+        QVERIFY(bannerAtOpen.contains(QLatin1String("read-only")));
+        QVERIFY(titleAtOpen.contains(QLatin1String("PRODUCTION")));
+        QVERIFY(titleAtOpen.contains(QLatin1String("/prod")));
+        QVERIFY2(statusAtOpen.contains(QLatin1String("/prod")), qPrintable(statusAtOpen));
+        QVERIFY(mWindow->session()->summary().where.contains(QLatin1String("dba@127.0.0.1")));
+
+        // Admin mode is part of what the banner says; it reconnects (with the password still in memory).
+        QAction *admin = nullptr;
+        for (QAction *a : mWindow->findChildren<QAction *>())
+            if (a->text().startsWith(QLatin1String("Admin &mode")))
+                admin = a;
+        QVERIFY(admin);
+        QSignalSpy opened(mWindow->session(), &FilterSession::opened);
+        answerNextBox(QMessageBox::Yes);
+        admin->trigger();
+        QVERIFY(opened.wait(20000));
+        QVERIFY2(mWindow->bannerText().contains(QLatin1String("ADMIN MODE")), qPrintable(mWindow->bannerText()));
+        QVERIFY(mWindow->windowTitle().contains(QLatin1String("ADMIN")));
+        admin->trigger(); // back to read-only: no question
+        QVERIFY(opened.wait(20000));
+        QVERIFY(mWindow->bannerText().contains(QLatin1String("read-only")));
+    }
+
+    void savingAProfileKeepsThePassword()
+    {
+        FilterSession session;
+        ConnectDialog dialog(&session);
+        Profile p = tcpProfile(QStringLiteral("app"));
+        p.name = QStringLiteral("with-password");
+        fill(dialog, p, QString::fromLatin1(Password));
+        dialog.show();
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("saveButton")), Qt::LeftButton);
+        QCOMPARE(dialog.findChild<QLineEdit *>(QStringLiteral("password"))->text(), QString::fromLatin1(Password));
+        dialog.connectNow();
+        QTRY_VERIFY_WITH_TIMEOUT(session.isOpen(), 20000);
+        // The settings file has the profile, never the password.
+        QSettings settings;
+        settings.sync();
+        QFile file(settings.fileName());
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(settings.fileName()));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("with-password"));
+        QVERIFY(!text.contains(Password));
+    }
+
+    void theDialogSpeaksTheGuisWords()
+    {
+        FilterSession session;
+        ConnectDialog dialog(&session);
+        dialog.show();
+        // Test connection: version, filter, geometry, round trip; the session is not touched.
+        fill(dialog, socketProfile(QStringLiteral("app")));
+        dialog.testNow();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.testText().contains(QLatin1String("round trip")), 20000);
+        QVERIFY2(dialog.testText().contains(QLatin1String("PostgreSQL 15")), qPrintable(dialog.testText()));
+        QVERIFY(dialog.testText().contains(QLatin1String("131072 chunks")));
+        QVERIFY(!session.isOpen());
+        QVERIFY(dialog.isVisible());
+        // A database without the filter: the fix names the dialog's fields, not bloomctl's options.
+        fill(dialog, socketProfile(QStringLiteral("nofilter")));
+        dialog.testNow();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.testText().contains(QLatin1String("no table")), 20000);
+        QVERIFY2(dialog.testText().contains(QLatin1String("Filter table")), qPrintable(dialog.testText()));
+        QVERIFY(!dialog.testText().contains(QLatin1String("--")));
+        // After an error, Enter connects (the default button), it never saves a profile.
+        auto *name = dialog.findChild<QLineEdit *>(QStringLiteral("profileName"));
+        name->clear();
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("saveButton")), Qt::LeftButton);
+        QVERIFY(dialog.errorText().contains(QLatin1String("name first")));
+        fill(dialog, socketProfile(QStringLiteral("app")));
+        const int profiles = int(ProfileStore::load().size());
+        QTest::keyClick(dialog.findChild<QLineEdit *>(QStringLiteral("database")), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(session.isOpen(), 20000);
+        QCOMPARE(int(ProfileStore::load().size()), profiles);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        // The next dialog opens on the connection last used, and lists it under Recent.
+        ConnectDialog again(&session);
+        auto *combo = again.findChild<QComboBox *>(QStringLiteral("profiles"));
+        QVERIFY2(combo->currentText().startsWith(QLatin1String("Recent:")), qPrintable(combo->currentText()));
+        QVERIFY(combo->currentText().contains(QLatin1String("/app")));
+        QCOMPARE(again.findChild<QLineEdit *>(QStringLiteral("database"))->text(), QStringLiteral("app"));
+    }
+
+    void everyViewFollowsASwapByAnotherSession()
+    {
+        // The window on "app", read-only and paused: only the views' own requests reach the server.
+        Profile app = socketProfile(QStringLiteral("app"));
+        QSignalSpy opened(mWindow->session(), &FilterSession::opened);
+        mWindow->connectTo(app.spec(), app.ref(), app);
+        QVERIFY(opened.wait(20000));
+        const int before = mWindow->refreshCount();
+        waitForRefreshes(before + 1);
+        QCOMPARE(mWindow->session()->summary().geometry.chunks(), 131072u);
+        mWindow->setRefreshInterval(3600);
+
+        // Another session swaps in a filter twice the size holding one name, as a rebuild's swap does.
+        const Geometry big = *Geometry::fromCounts(262144, 8192, 7);
+        const Placement ada = placeAscii(big, "ada");
+        PgConn dba(mCluster.connectionString(QStringLiteral("app")));
+        QVERIFY(
+            dba.exec(QStringLiteral("begin; alter table username_filter rename to username_filter_old; "
+                                    "alter function username_bits(text) rename to username_bits_old; %1; "
+                                    "update username_filter f set bits = f.bits | b.mask from "
+                                    "username_bits('ada') b where f.chunk = b.chunk; commit")
+                         .arg(renderFilterSql(big, QStringLiteral("username_filter"), QStringLiteral("username_bits"))))
+                .ok());
+
+        // The step-through, asked before any refresh, answers from the new table with the new geometry.
+        mWindow->stepView()->setName(QStringLiteral("ada"));
+        mWindow->stepView()->setStep(StepThroughView::Verdict);
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->stepView()->hasResult(), 20000);
+        QCOMPARE(mWindow->stepView()->result().explanation.placement.chunk, ada.chunk);
+        QCOMPARE(mWindow->stepView()->verdictText(), QStringLiteral("maybe taken"));
+        QCOMPARE(mWindow->session()->summary().geometry.chunks(), 262144u);
+        QVERIFY2(mWindow->statusText().contains(QLatin1String("swapped")), qPrintable(mWindow->statusText()));
+        // The FPR chart, the heatmap (and its hover), and the Chunk tab follow too.
+        QCOMPARE(mWindow->fprView()->filterGeometry().chunks(), 262144u);
+        const int now = mWindow->refreshCount();
+        mWindow->session()->refresh();
+        waitForRefreshes(now + 1);
+        QCOMPARE(mWindow->heatmap()->result().fill.setBits.size(), size_t(262144));
+        QVERIFY(mWindow->heatmap()->describeChunk(ada.chunk).contains(QLatin1String("7 of 8192")));
+        auto *number = mWindow->findChild<QSpinBox *>(QStringLiteral("chunkNumber"));
+        QCOMPARE(number->maximum(), 262143);
+        auto *label = mWindow->findChild<QLabel *>(QStringLiteral("chunkLabel"));
+        mWindow->showChunk(ada.chunk);
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().contains(QStringLiteral("Chunk %1: 7 of 8192").arg(ada.chunk)), 20000);
+        mWindow->setRefreshInterval(1);
+    }
+
+    void cleanupTestCase()
+    {
+        mWindow.reset();
+        QVERIFY(mCluster.stop().ok());
+    }
+};
+
+QTEST_MAIN(TestGuiSession)
+#include "tst_gui_session.moc"
