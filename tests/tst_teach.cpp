@@ -3,12 +3,15 @@
 #include "teach/compareview.h"
 #include "teach/teachwindow.h"
 
+#include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace bloom;
 
@@ -55,6 +58,54 @@ private slots:
         QTRY_VERIFY(w.hashText().contains(QLatin1String("mod 16 = 14")));
         QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 5000);
         QCOMPARE(w.filter().setBits(), quint64(3));
+    }
+
+    void enterAddsClearsAndKeepsTheFocus()
+    {
+        TeachWindow w;
+        w.setStepMs(0);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *field = w.findChild<QLineEdit *>(QStringLiteral("teachName"));
+        field->setFocus();
+        QTest::keyClicks(field, QStringLiteral("linus"));
+        QTest::keyClick(field, Qt::Key_Return);
+        QTRY_VERIFY(w.idle());
+        QVERIFY(field->text().isEmpty());
+        QVERIFY(field->hasFocus());
+        QTest::keyClicks(field, QStringLiteral("ken"));
+        QTest::keyClick(field, Qt::Key_Return);
+        QTRY_VERIFY(w.idle());
+        QCOMPARE(w.filter().names(), (QList<QByteArray>{"linus", "ken"})); // never "linusken"
+        // Ctrl+Enter checks, and the field empties for the next name too.
+        QTest::keyClicks(field, QStringLiteral("ken"));
+        QTest::keyClick(field, Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY(w.idle());
+        QCOMPARE(w.filter().names().size(), 2);
+        QVERIFY(w.logLines().last().startsWith(QLatin1String("check ken")));
+        // A refused name stays in the field to be corrected.
+        QTest::keyClicks(field, QStringLiteral("   "));
+        QTest::keyClick(field, Qt::Key_Return);
+        QCOMPARE(field->text(), QStringLiteral("   "));
+        field->clear();
+        // New empty filter asks before it discards names: Cancel keeps them, Discard clears.
+        auto *fresh = w.findChild<QPushButton *>(QStringLiteral("teachNew"));
+        const auto answer = [](const QString &button) {
+            QTimer::singleShot(0, qApp, [button] {
+                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                QVERIFY(box);
+                QVERIFY(box->text().contains(QLatin1String("2 name")));
+                for (QAbstractButton *b : box->buttons())
+                    if (b->text() == button)
+                        b->click();
+            });
+        };
+        answer(QStringLiteral("Cancel"));
+        fresh->click();
+        QCOMPARE(w.filter().names().size(), 2);
+        answer(QStringLiteral("Discard"));
+        fresh->click();
+        QVERIFY(w.filter().names().isEmpty());
     }
 
     void badNamesAreRefusedAndLoseNothing()

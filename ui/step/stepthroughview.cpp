@@ -26,6 +26,18 @@ QString esc(const QString &s)
     return s.toHtmlEscaped();
 }
 
+/** A name as the steps show it: whole up to 96 characters, else its ends and its length. Laying out one
+ *  unbreakable line costs Qt time quadratic in its length, so a long name must never reach the browser. */
+QString shown(const QString &name)
+{
+    constexpr qsizetype Whole = 96, Head = 48, Tail = 24;
+    if (name.size() <= Whole)
+        return esc(name);
+    return StepThroughView::tr("%1<span style='color:gray'>&hellip;</span>%2 <i>(%L3 characters)</i>")
+        .arg(esc(name.left(Head)), esc(name.right(Tail)))
+        .arg(name.size());
+}
+
 } // namespace
 
 StepThroughView::StepThroughView(QWidget *parent)
@@ -34,6 +46,10 @@ StepThroughView::StepThroughView(QWidget *parent)
     mName = new QLineEdit(this);
     mName->setObjectName(QStringLiteral("stepName"));
     mName->setPlaceholderText(tr("type a username: every keystroke is a check"));
+    // QLineEdit lays its whole text out again on every keystroke (linear, ~0.1 us a character): past
+    // 64 Ki characters a keystroke would cost more than a frame. The view says when a paste was cut.
+    mName->setMaxLength(int(MaxFieldCharacters));
+    mName->setAccessibleName(tr("Name"));
     mBack = new QPushButton(tr("< Back"), this);
     mBack->setObjectName(QStringLiteral("stepBack"));
     mNext = new QPushButton(tr("Next >"), this);
@@ -156,7 +172,11 @@ void StepThroughView::nameEdited()
     const QString name = mName->text();
     mHaveResult = false;
     mError.clear();
-    if (auto s = validateName(name.toUtf8()); !s)
+    if (name.size() >= MaxFieldCharacters)
+        mError = tr("The step-through takes names up to %L1 characters and this one reached it (a longer paste is "
+                    "cut there). bloomctl explain takes names up to 1 MiB.")
+                     .arg(MaxFieldCharacters);
+    else if (auto s = validateName(name.toUtf8()); !s)
         mError = s.error().message;
     else
         mOffline =
@@ -187,7 +207,7 @@ QString StepThroughView::stepHtml(int step) const
         QString how = loweringLabel(e.lowering);
         if (e.lowering == Lowering::Server)
             how += tr(" &mdash; SQL: <code>select lower($1)</code>");
-        return tr("<b>%1</b> &rarr; <b>%2</b> <i>(%3)</i>").arg(esc(e.name), esc(e.normalized), how);
+        return tr("<b>%1</b> &rarr; <b>%2</b> <i>(%3)</i>").arg(shown(e.name), shown(e.normalized), how);
     }
     case Md5:
         return mono.arg(e.md5Hex()) + tr(" &mdash; read as 128 bits: <code>('x' || md5(lower(name)))::bit(128)</code>");

@@ -26,6 +26,8 @@ public:
     enum Step { Lowercase, Md5, HashBits, ChunkRow, ChunkBits, AndMask, Verdict, StepCount };
 
     explicit StepThroughView(QWidget *parent = nullptr);
+    /** The name field's limit (bench_step: a keystroke stays under 16 ms up to it). */
+    static constexpr int MaxFieldCharacters = 65536;
 
     void setSession(FilterSession *session);
     void setName(const QString &name);

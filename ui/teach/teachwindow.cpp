@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -73,11 +74,25 @@ TeachWindow::TeachWindow(QWidget *parent)
     mK->setRange(1, 12);
     mK->setValue(3);
     mK->setPrefix(tr("k = "));
-    auto *fresh = new QPushButton(tr("New empty filter"), this);
+    auto *fresh = new QPushButton(tr("&New empty filter"), this);
+    fresh->setObjectName(QStringLiteral("teachNew"));
     auto *example = new QPushButton(tr("Play the reference's example"), this);
     example->setObjectName(QStringLiteral("teachExample"));
     connect(mScheme, &QComboBox::currentIndexChanged, this, &TeachWindow::configureControls);
-    connect(fresh, &QPushButton::clicked, this, &TeachWindow::newFilter);
+    connect(fresh, &QPushButton::clicked, this, [this] {
+        if (mFilter && !mFilter->names().isEmpty()) {
+            QMessageBox box(QMessageBox::Question, tr("New empty filter"),
+                            tr("Discard the filter and its %n name(s)?", nullptr, int(mFilter->names().size())),
+                            QMessageBox::Cancel, this);
+            box.setInformativeText(tr("File > Save session keeps them."));
+            QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+            box.setDefaultButton(QMessageBox::Cancel);
+            box.exec();
+            if (box.clickedButton() != discard)
+                return;
+        }
+        newFilter();
+    });
     connect(example, &QPushButton::clicked, this, &TeachWindow::playReferenceExample);
     auto *filterRow = new QHBoxLayout;
     for (QWidget *w : std::initializer_list<QWidget *>{mScheme, mBits, mChunks, mChunkBits, mK, fresh})
@@ -88,20 +103,31 @@ TeachWindow::TeachWindow(QWidget *parent)
     mName = new QLineEdit(this);
     mName->setObjectName(QStringLiteral("teachName"));
     mName->setPlaceholderText(tr("a name, e.g. ada"));
-    mAdd = new QPushButton(tr("Add"), this);
+    mName->setAccessibleName(tr("Name"));
+    mName->setToolTip(tr("Enter adds the name; Ctrl+Enter checks it"));
+    mAdd = new QPushButton(tr("&Add"), this);
     mAdd->setObjectName(QStringLiteral("teachAdd"));
-    mCheck = new QPushButton(tr("Check"), this);
+    mAdd->setDefault(true);
+    mCheck = new QPushButton(tr("&Check"), this);
     mCheck->setObjectName(QStringLiteral("teachCheck"));
-    mCheck->setDefault(true);
+
     mSpeed = new QSlider(Qt::Horizontal, this);
     mSpeed->setRange(0, 1500);
     mSpeed->setValue(mStepMs);
     mSpeed->setMaximumWidth(160);
     mSpeed->setToolTip(tr("Milliseconds a step of the animation lasts (left: none)"));
     connect(mSpeed, &QSlider::valueChanged, this, [this](int v) { mStepMs = v; });
-    connect(mAdd, &QPushButton::clicked, this, [this] { enqueue(Action::Add, mName->text()); });
-    connect(mCheck, &QPushButton::clicked, this, [this] { enqueue(Action::Check, mName->text()); });
-    connect(mName, &QLineEdit::returnPressed, mCheck, &QPushButton::click);
+    // The primary action is Add: Enter adds, and the field is empty and focused for the next name.
+    const auto submit = [this](Action a) {
+        const QString name = mName->text();
+        if (enqueue(a, name)) {
+            mName->clear();
+        }
+        mName->setFocus();
+    };
+    connect(mAdd, &QPushButton::clicked, this, [submit] { submit(Action::Add); });
+    connect(mCheck, &QPushButton::clicked, this, [submit] { submit(Action::Check); });
+    mName->installEventFilter(this); // Enter adds, Ctrl+Enter checks
     auto *nameRow = new QHBoxLayout;
     nameRow->addWidget(mName, 1);
     nameRow->addWidget(mAdd);
@@ -171,6 +197,18 @@ TeachWindow::TeachWindow(QWidget *parent)
 
 TeachWindow::~TeachWindow() = default;
 
+bool TeachWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == mName && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            (key->modifiers() & Qt::ControlModifier ? mCheck : mAdd)->click();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void TeachWindow::configureControls()
 {
     const bool classic = mScheme->currentIndex() == 0;
@@ -219,16 +257,17 @@ void TeachWindow::playReferenceExample()
     enqueue(Action::Check, QStringLiteral("bjarne"));
 }
 
-void TeachWindow::enqueue(Action action, const QString &name)
+bool TeachWindow::enqueue(Action action, const QString &name)
 {
     const QByteArray utf8 = name.trimmed().toUtf8();
     if (auto v = validateName(utf8); !v) {
         mVerdict->setText(tr("<span style='color:#d93434'>%1</span>").arg(v.error().toString().toHtmlEscaped()));
-        return;
+        return false;
     }
     mQueue.append(Op{action, utf8, {}, 0});
     if (!mCurrent)
         startNext();
+    return true;
 }
 
 void TeachWindow::setStepMs(int ms)

@@ -38,7 +38,8 @@ public:
     bool newFilter();
     /** m = 16, k = 3; add ada and grace; check ada, alan and bjarne. */
     void playReferenceExample();
-    void enqueue(Action action, const QString &name);
+    /** Queues an add or check; false (and the reason shown) for a name the core rule refuses. */
+    bool enqueue(Action action, const QString &name);
     /** Milliseconds a step of the animation lasts (0: no animation). */
     void setStepMs(int ms);
     bool idle() const;
@@ -58,6 +59,9 @@ public:
 
 signals:
     void idleNow();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     struct Op {
