@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "style/theme.h"
 
 #include "admin/rebuilddialog.h"
 #include "connect/connectdialog.h"
@@ -27,6 +28,7 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget *parent)
     mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     mHover = new QLabel(tr("Hover over a chunk; click it to see its bits. Wheel zooms, drag pans, double click fits."),
                         heatTab);
+    mHover->setWordWrap(true);
     mSkew = new SkewChart(heatTab);
     auto *heatSplit = new QSplitter(Qt::Horizontal, heatTab);
     auto *left = new QWidget(heatSplit);
@@ -94,7 +97,7 @@ MainWindow::MainWindow(QWidget *parent)
     heatSplit->addWidget(mSkew);
     heatSplit->setStretchFactor(0, 3);
     heatSplit->setStretchFactor(1, 2);
-    mSkew->setMinimumWidth(360);
+    mSkew->setMinimumWidth(240);
     heatSplit->setSizes({820, 420});
     auto *heatLayout = new QVBoxLayout(heatTab);
     heatLayout->addWidget(mSummary);
@@ -137,7 +140,12 @@ MainWindow::MainWindow(QWidget *parent)
     mTabs->addTab(chunkTab, tr("Chunk"));
     mShards = new ShardSession(this);
     mTyping = new TypingView(mShards, this);
-    mTabs->addTab(mTyping, tr("Shards"));
+    // The Shards view is dense; on a small screen it scrolls rather than forcing the window's size.
+    auto *shardScroll = new QScrollArea(this);
+    shardScroll->setWidget(mTyping);
+    shardScroll->setWidgetResizable(true);
+    shardScroll->setFrameShape(QFrame::NoFrame);
+    mTabs->addTab(shardScroll, tr("Shards"));
 
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
@@ -170,6 +178,9 @@ MainWindow::MainWindow(QWidget *parent)
 
     mStatus = new QLabel(tr("Not connected."), this);
     mStatus->setObjectName(QStringLiteral("status"));
+    // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
+    mStatus->setMinimumWidth(1);
+    mStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(mStatus, 1);
 
     connect(mSession, &FilterSession::opened, this, &MainWindow::opened);
@@ -190,7 +201,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     buildMenus();
     updateTitle();
-    resize(1280, 800);
+    theme::fitToScreen(this, QSize(1280, 800));
 }
 
 MainWindow::~MainWindow() = default;
@@ -417,7 +428,7 @@ void MainWindow::chooseShardMap()
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open a shard map"), QString(), tr("Shard maps (*.map);;All files (*)"));
     if (!path.isEmpty() && setShardMap(path))
-        mTabs->setCurrentWidget(mTyping);
+        mTabs->setCurrentIndex(4);
 }
 
 void MainWindow::onRefreshed(const FillResult &r)
@@ -457,7 +468,7 @@ void MainWindow::onRefreshed(const FillResult &r)
     if (!r.rebuild.exists) {
         mRebuildBanner->hide();
     } else if (!r.rebuild.running && r.rebuild.stage == QLatin1String("ready")) {
-        mRebuildBanner->setStyleSheet(QStringLiteral("background:#7a5200; color:white; font-weight:bold; padding:4px"));
+        mRebuildBanner->setStyleSheet(theme::bannerStyle(theme::warningBanner()));
         mRebuildBanner->setText(
             tr("%1 is rebuilt and waits to be swapped in (Admin > Swap); until then the live function "
                "records every name (%L2 pending).")
@@ -466,7 +477,7 @@ void MainWindow::onRefreshed(const FillResult &r)
         mRebuildBanner->show();
     } else if (!r.rebuild.running) {
         // Loud: the live function records every name until someone finishes or aborts it.
-        mRebuildBanner->setStyleSheet(QStringLiteral("background:#8a1c1c; color:white; font-weight:bold; padding:4px"));
+        mRebuildBanner->setStyleSheet(theme::bannerStyle(theme::productionBanner()));
         mRebuildBanner->setText(tr("REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet "
                                    "the live function still records every name (%L4 pending). Finish it with Admin > "
                                    "Swap, or undo it with bloomctl rebuild --abort.")
@@ -495,7 +506,7 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
 {
     const QString operation = operationName(op);
     if (lost) {
-        mStatus->setStyleSheet(QStringLiteral("color:#d33"));
+        mStatus->setStyleSheet(theme::textStyle(theme::errorText(palette())));
         mStatus->setText(tr("Connection lost during %1: %2 \u2014 retrying every %3 s")
                              .arg(operation, e.message)
                              .arg(mInterval->value()));
@@ -525,9 +536,9 @@ void MainWindow::updateTitle()
     const QColor colour = mProfile.colour();
     QString style;
     if (colour.isValid())
-        style = QStringLiteral("background:%1; color:white; font-weight:bold; padding:3px").arg(colour.name());
+        style = theme::bannerStyle(colour);
     else if (!s.readOnly)
-        style = QStringLiteral("background:#a61d1d; color:white; font-weight:bold; padding:3px");
+        style = theme::bannerStyle(theme::adminBanner());
     else
         style = QStringLiteral("padding:3px");
     mBanner->setStyleSheet(style);

@@ -5,6 +5,7 @@
 #include "shards/shardsession.h"
 #include "shards/typingview.h"
 #include "step/stepthroughview.h"
+#include "style/theme.h"
 #include "teach/teachwindow.h"
 
 #include <QApplication>
@@ -155,9 +156,16 @@ int main(int argc, char **argv)
                                  QStringLiteral("key"), QStringLiteral("username_bloom_filter_key"));
     const QCommandLineOption bits(QStringLiteral("bits"), QStringLiteral("The Redis filter's size in bits."),
                                   QStringLiteral("m"), QStringLiteral("10000000"));
+    const QCommandLineOption palette(QStringLiteral("palette"),
+                                     QStringLiteral("light, dark, or system (the default: the desktop's)."),
+                                     QStringLiteral("palette"), QStringLiteral("system"));
     parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk, teach, session,
-                       redis, redisDemo, key, bits});
+                       redis, redisDemo, key, bits, palette});
     parser.process(app);
+    if (!bloom::theme::applyPalette(parser.value(palette))) {
+        std::fprintf(stderr, "bloomscope: --palette takes light, dark or system\n");
+        return 2;
+    }
     bloom::scrubPasswordsInArgv(argc, argv); // parsed: no password stays readable in ps
 
     if (parser.isSet(redis) || parser.isSet(redisDemo))
@@ -256,6 +264,7 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bloomscope: no data within 5 minutes; no screenshot\n");
             QApplication::exit(1);
         });
+        window.resize(1280, 800); // the README's pictures have one size, whatever the screen
         window.show();
         return app.exec();
     }

@@ -1,4 +1,5 @@
 #include "admin/rebuilddialog.h"
+#include "style/theme.h"
 
 #include "admin/offthread.h"
 #include "model/fprmodel.h"
@@ -198,7 +199,7 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     // The wizard starts from the live filter (the reference's growth step: twice its chunks, the
     // same chunk size and k); Recommend sizes from the expected names and the target FPR.
     updatePreview();
-    resize(720, 520);
+    theme::fitToScreen(this, QSize(720, 520));
 }
 
 RebuildDialog::~RebuildDialog()

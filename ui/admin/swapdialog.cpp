@@ -1,4 +1,5 @@
 #include "admin/swapdialog.h"
+#include "style/theme.h"
 
 #include "admin/offthread.h"
 #include "model/fprmodel.h"
@@ -182,7 +183,7 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
             swapNow();
         box->deleteLater();
     });
-    resize(720, 640);
+    theme::fitToScreen(this, QSize(720, 640));
 }
 
 SwapOptions SwapDialog::options() const

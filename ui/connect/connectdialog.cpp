@@ -1,4 +1,5 @@
 #include "connect/connectdialog.h"
+#include "style/theme.h"
 
 #include "session/filtersession.h"
 
@@ -64,7 +65,7 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
     mError->setObjectName(QStringLiteral("connectError"));
     mError->setWordWrap(true);
     mError->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mError->setStyleSheet(QStringLiteral("color:#d33"));
+    mError->setStyleSheet(theme::textStyle(theme::errorText(palette())));
     mError->setAccessibleName(tr("Connection result"));
 
     auto *form = new QFormLayout;
@@ -150,7 +151,7 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
             return;
         mWaiting = false;
         mConnect->setEnabled(true);
-        mError->setStyleSheet(QStringLiteral("color:#d33"));
+        mError->setStyleSheet(theme::textStyle(theme::errorText(palette())));
         mError->setText(guiWords(e.toString()));
     });
     connect(mProbe, &FilterSession::opened, this, [this](const FilterSummary &s) {
@@ -162,7 +163,7 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
     });
     connect(mProbe, &FilterSession::openFailed, this, [this](const Error &e) {
         mTest->setEnabled(true);
-        mError->setStyleSheet(QStringLiteral("color:#d33"));
+        mError->setStyleSheet(theme::textStyle(theme::errorText(palette())));
         mError->setText(guiWords(e.toString()));
     });
     loadProfiles();

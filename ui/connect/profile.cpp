@@ -1,4 +1,5 @@
 #include "connect/profile.h"
+#include "style/theme.h"
 
 #include <QSettings>
 
@@ -28,11 +29,11 @@ ConnectionSpec Profile::spec(const QString &password) const
 QColor Profile::colour() const
 {
     if (environment == QLatin1String("production"))
-        return QColor(0xc0, 0x2b, 0x2b);
+        return theme::productionBanner();
     if (environment == QLatin1String("staging"))
-        return QColor(0xd9, 0x8c, 0x1f);
+        return theme::stagingBanner();
     if (environment == QLatin1String("development"))
-        return QColor(0x2e, 0x8b, 0x57);
+        return theme::developmentBanner();
     return {};
 }
 

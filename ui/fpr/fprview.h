@@ -12,6 +12,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
+class QXYSeries;
 class QLogValueAxis;
 class QValueAxis;
 class QDateTimeAxis;
@@ -42,11 +43,15 @@ public:
 
 private:
     void rebuildModel();
+    QString pointText(const QXYSeries *series, const QPointF &point) const;
     void updateMarkers();
 
     Geometry mGeometry;
     double mTarget = 0.01;
     double mCapacity = 0;
+    double mUnit = 1e6;   ///< names a unit of the x axis
+    double mFloor = 1e-6; ///< the log axis' bottom
+    double mTimeUnit = 1; ///< the time chart's FPR axis counts in this unit
     struct Sample {
         QDateTime at;
         double fpr, names;

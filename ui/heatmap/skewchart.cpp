@@ -1,5 +1,7 @@
 #include "heatmap/skewchart.h"
 
+#include "style/theme.h"
+
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -11,10 +13,10 @@ SkewChart::SkewChart(QWidget *parent)
     auto *chart = new QChart;
     mObserved = new QLineSeries(chart);
     mObserved->setName(tr("chunks (observed)"));
-    mObserved->setPen(QPen(QColor(0x5e, 0xa1, 0xff), 2));
+    mObserved->setPen(QPen(theme::seriesColour(QColor(0x3d, 0x85, 0xe0), palette()), 2));
     mExpected = new QLineSeries(chart);
     mExpected->setName(tr("model (Poisson loads)"));
-    mExpected->setPen(QPen(QColor(0xff, 0x9f, 0x1c), 2, Qt::DashLine));
+    mExpected->setPen(QPen(theme::seriesColour(QColor(0xf0, 0x90, 0x10), palette()), 2, Qt::DashLine));
     chart->addSeries(mObserved);
     chart->addSeries(mExpected);
     auto *x = new QValueAxis(chart);
@@ -33,6 +35,8 @@ SkewChart::SkewChart(QWidget *parent)
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     setChart(chart);
+    theme::styleChart(chart, palette());
+    setAccessibleName(tr("Chunk fill histogram"));
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(200);
 }
@@ -51,15 +55,22 @@ void SkewChart::setReport(const SkewReport &r)
     mExpected->replace(expected);
     auto axes = chart()->axes();
     if (!r.bins.isEmpty()) {
-        chart()
-            ->axes(Qt::Horizontal)
-            .first()
-            ->setRange(r.bins.first().lo, qMax(r.bins.last().hi, r.bins.first().lo + 1));
-        chart()->axes(Qt::Vertical).first()->setRange(0, top * 1.1);
+        // Round ticks on both axes (bits and chunk counts are whole numbers).
+        auto *x = qobject_cast<QValueAxis *>(chart()->axes(Qt::Horizontal).first());
+        auto *y = qobject_cast<QValueAxis *>(chart()->axes(Qt::Vertical).first());
+        theme::NiceAxis nx = theme::niceAxis(r.bins.first().lo, qMax(r.bins.last().hi, r.bins.first().lo + 1), 5);
+        nx.step = qMax(1.0, nx.step);
+        x->setRange(nx.min, nx.max);
+        x->setTickCount(nx.tickCount());
+        theme::NiceAxis ny = theme::niceAxis(0, top * 1.05, 4);
+        ny.step = qMax(1.0, ny.step);
+        y->setRange(0, ny.max);
+        y->setTickCount(ny.tickCount());
     }
-    chart()->setTitle(tr("Chunk fill: observed vs model (%1 names a chunk, %2 outlier chunk(s))")
-                          .arg(r.lambda, 0, 'f', 1)
-                          .arg(r.outlierCount));
+    // Short enough for the chart's minimum width; the numbers go on a line of their own.
+    chart()->setTitle(tr("Chunk fill: observed vs model<br><small>%1 names a chunk, %n outlier chunk(s)</small>",
+                         nullptr, r.outlierCount)
+                          .arg(r.lambda, 0, 'f', 1));
 }
 
 } // namespace bloom

@@ -1,4 +1,5 @@
 #include "redis/rediswindow.h"
+#include "style/theme.h"
 
 #include "session/sessiontypes.h"
 
@@ -227,7 +228,7 @@ RedisWindow::RedisWindow(QWidget *parent)
             emit failedToStart(e.toString());
         }
     });
-    resize(1280, 800);
+    theme::fitToScreen(this, QSize(1280, 800));
 }
 
 RedisWindow::~RedisWindow()
@@ -282,7 +283,7 @@ void RedisWindow::onRefreshed(const RedisRefresh &r)
     const double m = double(f.bits);
     mSummary->setText(
         tr("<b>%1</b> on %2: m = %L3 bits, k = 2, key %L4 bytes. Set: %L5 bits (%6) in %7 blocks of %8 bits, read "
-           "with BITCOUNT ranges in %9 ms. About %L10 names.<br><span style='color:#d9534f'>sha256 reaches only %L11 "
+           "with BITCOUNT ranges in %9 ms. About %L10 names.<br><span style='color:@warn@'>sha256 reaches only %L11 "
            "positions</span> (multiples of %12: JavaScript's parseInt makes the hash a double), %13 of them set; "
            "the FPR from the fill is <b>%14</b>, where the textbook formula says %15.")
             .arg(QString::fromUtf8(mKey).toHtmlEscaped(), mWhere.toHtmlEscaped())
@@ -297,7 +298,8 @@ void RedisWindow::onRefreshed(const RedisRefresh &r)
             .arg(qint64(f.latticeSize))
             .arg(r.latticeStep)
             .arg(pct(double(f.latticeSet) / double(qMax<quint64>(1, f.latticeSize))))
-            .arg(pct(f.estimatedFpr), pct(r.textbookFpr)));
+            .arg(pct(f.estimatedFpr), pct(r.textbookFpr))
+            .replace(QLatin1String("@warn@"), theme::textOn(QColor(0xd9, 0x53, 0x4f), palette())));
     mStatus->setText(tr("refreshed %1 UTC (every 10 s)").arg(f.takenAt.toUTC().toString(QStringLiteral("HH:mm:ss"))));
     // The curves come from the worker; the log axis starts at 1e-7.
     const auto floored = [](QList<QPointF> points) {

@@ -1,4 +1,5 @@
 #include "shards/typingview.h"
+#include "style/theme.h"
 
 #include "shards/replaypanel.h"
 #include "shards/shardsession.h"
@@ -235,9 +236,9 @@ void TypingView::updateTotals()
                                .arg(mCurrent.toHtmlEscaped())
                                .arg(mName.keystrokes)
                                .arg(mName.checks)
-                               .arg(WithColour.name())
+                               .arg(theme::textOn(WithColour, palette()))
                                .arg(mName.queriesWith)
-                               .arg(WithoutColour.name())
+                               .arg(theme::textOn(WithoutColour, palette()))
                                .arg(mName.queriesWithout));
     mSessionLine->setText(tr("This session: checks %1; shard queries %2 with the filter, %3 without. "
                              "Scatter-gathers for deleted accounts' names (the filter keeps their bits): %4, "
@@ -275,7 +276,7 @@ void TypingView::onAudit(const AuditState &s)
     QString verdict;
     if (r.falseNegatives.isEmpty())
         verdict = tr("<span style='color:%1'><b>no false negative</b></span>: all %2 sampled users check maybe")
-                      .arg(WithColour.name())
+                      .arg(theme::textOn(WithColour, palette()))
                       .arg(r.sampled);
     else {
         QStringList names;
@@ -283,7 +284,7 @@ void TypingView::onAudit(const AuditState &s)
             names << QString::fromUtf8(n).toHtmlEscaped();
         verdict = tr("<span style='color:%1'><b>%2 FALSE NEGATIVES</b></span> of %3 sampled users: %4%5 - "
                      "their sign-ups bypassed the filter or it lost bits")
-                      .arg(WithoutColour.name())
+                      .arg(theme::textOn(WithoutColour, palette()))
                       .arg(r.falseNegatives.size())
                       .arg(r.sampled)
                       .arg(names.join(QStringLiteral(", ")))

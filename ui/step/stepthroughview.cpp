@@ -2,6 +2,7 @@
 
 #include "heatmap/chunkgridwidget.h"
 #include "session/filtersession.h"
+#include "style/theme.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -17,10 +18,6 @@ namespace bloom {
 
 namespace {
 
-// One colour per slice: the chunk first, then the k positions.
-const char *const SliceColours[] = {"#ff9f1c", "#5ea1ff", "#5eff6c", "#ff5ea8", "#c77dff",
-                                    "#2ec4b6", "#ffd166", "#ef476f", "#06d6a0", "#118ab2"};
-
 QString esc(const QString &s)
 {
     return s.toHtmlEscaped();
@@ -33,7 +30,7 @@ QString shown(const QString &name)
     constexpr qsizetype Whole = 96, Head = 48, Tail = 24;
     if (name.size() <= Whole)
         return esc(name);
-    return StepThroughView::tr("%1<span style='color:gray'>&hellip;</span>%2 <i>(%L3 characters)</i>")
+    return StepThroughView::tr("%1&hellip;%2 <i>(%L3 characters)</i>")
         .arg(esc(name.left(Head)), esc(name.right(Tail)))
         .arg(name.size());
 }
@@ -212,21 +209,26 @@ QString StepThroughView::stepHtml(int step) const
     case Md5:
         return mono.arg(e.md5Hex()) + tr(" &mdash; read as 128 bits: <code>('x' || md5(lower(name)))::bit(128)</code>");
     case HashBits: {
+        // Readable on the base and on the current step's tint alike.
+        const QPalette pal = palette();
+        const auto slice = [&pal](int i) {
+            return theme::readable(theme::sliceColour(i, theme::stepHighlight(pal)), pal.color(QPalette::Base)).name();
+        };
+        const QString muted = theme::readable(theme::mutedText(pal), theme::stepHighlight(pal)).name();
         QString bits;
         const QString all = e.hash.bitString();
         int at = 0;
         for (int i = 0; i < e.slices.size(); ++i) {
             const HashSlice &s = e.slices[i];
-            bits +=
-                QStringLiteral("<span style='color:%1'>%2</span> ").arg(QLatin1String(SliceColours[i % 10]), s.bits);
+            bits += QStringLiteral("<span style='color:%1'>%2</span> ").arg(slice(i), s.bits);
             at = s.lastBit;
         }
-        bits += QStringLiteral("<span style='color:#777'>%1</span>").arg(all.mid(at));
+        bits += QStringLiteral("<span style='color:%1'>%2</span>").arg(muted, all.mid(at));
         QString rows;
         for (int i = 0; i < e.slices.size(); ++i) {
             const HashSlice &s = e.slices[i];
             rows += QStringLiteral("<tr><td style='color:%1'>bits %2-%3</td><td>%4</td><td>%5 %6</td></tr>")
-                        .arg(QLatin1String(SliceColours[i % 10]))
+                        .arg(slice(i))
                         .arg(s.firstBit)
                         .arg(s.lastBit)
                         .arg(mono.arg(s.bits), s.isChunk ? tr("chunk") : tr("bit"))
@@ -279,9 +281,11 @@ void StepThroughView::render()
 {
     mBack->setEnabled(mStep > 0);
     mNext->setEnabled(mStep < StepCount - 1);
-    mTitle->setText(tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep)));
+    mTitle->setText(
+        tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep).section(QLatin1Char(' '), 1)));
     if (!mError.isEmpty()) {
-        mText->setHtml(QStringLiteral("<p style='color:#ff4d4d'>%1</p>").arg(esc(mError)));
+        mText->setHtml(
+            QStringLiteral("<p style='color:%1'>%2</p>").arg(theme::errorText(palette()).name(), esc(mError)));
         mVerdict->clear();
         mGrid->clear();
         return;
@@ -295,10 +299,15 @@ void StepThroughView::render()
     QString html;
     for (int s = 0; s <= mStep; ++s) {
         const QString body = stepHtml(s);
-        const QString style = s == mStep ? QStringLiteral("background:#24303c; padding:4px") : QString();
-        html += QStringLiteral("<div style='%1'><p><b>%2</b><br>%3</p></div>").arg(style, esc(stepTitle(s)), body);
+        const QString style =
+            s == mStep ? QStringLiteral("background:%1; padding:4px").arg(theme::stepHighlight(palette()).name())
+                       : QString();
+        const QString anchor = s == mStep ? QStringLiteral("<a name='current'></a>") : QString();
+        html += QStringLiteral("<div style='%1'>%4<p><b>%2</b><br>%3</p></div>")
+                    .arg(style, esc(stepTitle(s)), body, anchor);
     }
     mText->setHtml(html);
+    mText->scrollToAnchor(QStringLiteral("current")); // the current step in view, however many came before
     const Explanation &e = mHaveResult ? mResult.explanation : mOffline;
     if (mHaveResult && mStep >= ChunkRow) {
         mGrid->setChunk(e.placement.chunk, mResult.chunkBits);
@@ -308,7 +317,8 @@ void StepThroughView::render()
     }
     if (mHaveResult && mStep >= Verdict) {
         mVerdict->setText(mResult.maybe ? tr("maybe taken") : tr("definitely free"));
-        mVerdict->setStyleSheet(mResult.maybe ? QStringLiteral("color:#ff9f1c") : QStringLiteral("color:#2ecc71"));
+        mVerdict->setStyleSheet(
+            theme::textStyle(mResult.maybe ? theme::warnText(palette()) : theme::okText(palette())));
     } else {
         mVerdict->clear();
     }

@@ -1,4 +1,5 @@
 #include "teach/compareview.h"
+#include "style/theme.h"
 
 #include "local/demo.h"
 #include "model/fprmodel.h"
@@ -68,11 +69,11 @@ CompareView::CompareView(QWidget *parent)
     mBlockedGrid->setCompact(true);
     auto *classicTitle = new QLabel(tr("<b style='color:%1'>Classic</b>: k positions anywhere in the array, "
                                        "md5(\"i:\" + name) mod m")
-                                        .arg(ClassicColour.name()),
+                                        .arg(theme::textOn(ClassicColour, palette())),
                                     this);
     auto *blockedTitle = new QLabel(tr("<b style='color:%1'>Blocked</b>: all k positions in one chunk (one row "
                                        "a chunk), as username_bits")
-                                        .arg(BlockedColour.name()),
+                                        .arg(theme::textOn(BlockedColour, palette())),
                                     this);
     classicTitle->setWordWrap(true);
     blockedTitle->setWordWrap(true);
@@ -236,9 +237,9 @@ QString CompareView::summary() const
         .arg(qint64(m))
         .arg(names() ? m / names() : 0.0, 0, 'f', 1)
         .arg(mClassic->k())
-        .arg(ClassicColour.name())
+        .arg(theme::textOn(ClassicColour, palette()))
         .arg(percent(mRates[0]), percent(mRates[1]))
-        .arg(BlockedColour.name())
+        .arg(theme::textOn(BlockedColour, palette()))
         .arg(mBlocked->chunkBits())
         .arg(percent(mRates[2]), percent(mRates[3]));
 }

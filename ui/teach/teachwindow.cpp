@@ -1,4 +1,5 @@
 #include "teach/teachwindow.h"
+#include "style/theme.h"
 
 #include "model/name.h"
 #include "teach/bitgridwidget.h"
@@ -181,6 +182,9 @@ TeachWindow::TeachWindow(QWidget *parent)
     mTabs->addTab(mCompare, tr("Classic vs blocked"));
     setCentralWidget(mTabs);
     mStatus = new QLabel(this);
+    // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
+    mStatus->setMinimumWidth(1);
+    mStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -192,7 +196,7 @@ TeachWindow::TeachWindow(QWidget *parent)
 
     configureControls();
     newFilter();
-    resize(1280, 800);
+    theme::fitToScreen(this, QSize(1280, 800));
 }
 
 TeachWindow::~TeachWindow() = default;
@@ -261,7 +265,8 @@ bool TeachWindow::enqueue(Action action, const QString &name)
 {
     const QByteArray utf8 = name.trimmed().toUtf8();
     if (auto v = validateName(utf8); !v) {
-        mVerdict->setText(tr("<span style='color:#d93434'>%1</span>").arg(v.error().toString().toHtmlEscaped()));
+        mVerdict->setText(tr("<span style='color:%1'>%2</span>")
+                              .arg(theme::errorText(palette()).name(), v.error().toString().toHtmlEscaped()));
         return false;
     }
     mQueue.append(Op{action, utf8, {}, 0});
@@ -375,13 +380,13 @@ void TeachWindow::render()
             mVerdict->setText(tr("%1's %2 bits are now 1.").arg(QString::fromUtf8(op.name).toHtmlEscaped()).arg(k));
         else if (!t.maybe)
             mVerdict->setText(tr("<span style='color:%1'><b>definitely not added</b></span> - %2")
-                                  .arg(FreeColour.name(), t.explain().toHtmlEscaped()));
+                                  .arg(theme::textOn(FreeColour, palette()), t.explain().toHtmlEscaped()));
         else if (t.added)
             mVerdict->setText(tr("<span style='color:%1'><b>maybe</b></span> - %2")
-                                  .arg(MaybeColour.name(), t.explain().toHtmlEscaped()));
+                                  .arg(theme::textOn(MaybeColour, palette()), t.explain().toHtmlEscaped()));
         else
             mVerdict->setText(tr("<span style='color:%1'><b>maybe - a FALSE POSITIVE</b></span> - %2")
-                                  .arg(MaybeColour.name(), t.explain().toHtmlEscaped()));
+                                  .arg(theme::textOn(MaybeColour, palette()), t.explain().toHtmlEscaped()));
     } else {
         mVerdict->setText(tr("hashing..."));
     }

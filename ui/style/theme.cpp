@@ -1,0 +1,238 @@
+#include "style/theme.h"
+
+#include <QAbstractAxis>
+#include <QApplication>
+#include <QChart>
+#include <QGuiApplication>
+#include <QLayout>
+#include <QLegend>
+#include <QScreen>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTimer>
+#include <QWidget>
+
+#include <cmath>
+
+namespace bloom::theme {
+
+namespace {
+
+double channel(double c)
+{
+    c /= 255.0;
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
+} // namespace
+
+double luminance(const QColor &c)
+{
+    const QColor rgb = c.toRgb();
+    return 0.2126 * channel(rgb.red()) + 0.7152 * channel(rgb.green()) + 0.0722 * channel(rgb.blue());
+}
+
+double contrast(const QColor &a, const QColor &b)
+{
+    const double la = luminance(a), lb = luminance(b);
+    return (qMax(la, lb) + 0.05) / (qMin(la, lb) + 0.05);
+}
+
+QColor readable(const QColor &wanted, const QColor &background, double min)
+{
+    const bool darkBackground = luminance(background) < 0.18;
+    QColor c = wanted.toHsl();
+    for (int i = 0; i < 100 && contrast(c, background) < min; ++i) {
+        const double l = c.lightnessF();
+        c.setHslF(c.hslHueF(), c.hslSaturationF(), qBound(0.0, darkBackground ? l + 0.02 : l - 0.02, 1.0));
+    }
+    if (contrast(c, background) < min)
+        c = darkBackground ? Qt::white : Qt::black;
+    return c.toRgb();
+}
+
+bool isDark(const QPalette &p)
+{
+    return luminance(p.color(QPalette::Base)) < 0.18;
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xe8, 0xe8, 0xe8);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x30, 0x30, 0x30));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(0x38, 0x38, 0x38));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::white);
+    p.setColor(QPalette::Highlight, QColor(0x2a, 0x62, 0xb8));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3a, 0x3a));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0xa8, 0xa8, 0xa8));
+    p.setColor(QPalette::Link, QColor(0x7a, 0xb0, 0xff));
+    p.setColor(QPalette::LinkVisited, QColor(0xc0, 0x9a, 0xff));
+    p.setColor(QPalette::Light, QColor(0x50, 0x50, 0x50));
+    p.setColor(QPalette::Midlight, QColor(0x42, 0x42, 0x42));
+    p.setColor(QPalette::Mid, QColor(0x30, 0x30, 0x30));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
+    p.setColor(QPalette::Shadow, Qt::black);
+    for (QPalette::ColorRole r : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, r, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+bool applyPalette(const QString &name)
+{
+    if (name.isEmpty() || name == QLatin1String("system"))
+        return true;
+    if (name != QLatin1String("light") && name != QLatin1String("dark"))
+        return false;
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(name == QLatin1String("dark") ? darkPalette() : QApplication::style()->standardPalette());
+    return true;
+}
+
+QColor errorText(const QPalette &p)
+{
+    return readable(QColor(0xd0, 0x30, 0x30), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+}
+
+QColor okText(const QPalette &p)
+{
+    return readable(QColor(0x2e, 0xa0, 0x4f), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+}
+
+QColor warnText(const QPalette &p)
+{
+    return readable(QColor(0xe0, 0x8a, 0x10), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+}
+
+QColor mutedText(const QPalette &p)
+{
+    return readable(QColor(0x80, 0x80, 0x80), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+}
+
+QColor stepHighlight(const QPalette &p)
+{
+    // A tint of the base, so the text colours chosen for the base still read on it.
+    return isDark(p) ? QColor(0x26, 0x32, 0x40) : QColor(0xe4, 0xee, 0xf8);
+}
+
+QColor sliceColour(int i, const QColor &background)
+{
+    static const QColor hues[] = {QColor(0xff, 0x9f, 0x1c), QColor(0x5e, 0xa1, 0xff), QColor(0x2e, 0xc4, 0x4c),
+                                  QColor(0xff, 0x5e, 0xa8), QColor(0xc7, 0x7d, 0xff), QColor(0x2e, 0xc4, 0xb6),
+                                  QColor(0xe0, 0xb0, 0x30), QColor(0xef, 0x47, 0x6f), QColor(0x06, 0xb6, 0x80),
+                                  QColor(0x11, 0x8a, 0xb2)};
+    return readable(hues[i % 10], background);
+}
+
+QColor productionBanner()
+{
+    return {0xb0, 0x1e, 0x1e};
+}
+
+QColor stagingBanner()
+{
+    return {0x8a, 0x55, 0x00};
+}
+
+QColor developmentBanner()
+{
+    return {0x1e, 0x6b, 0x3c};
+}
+
+QColor adminBanner()
+{
+    return {0xa6, 0x1d, 0x1d};
+}
+
+QColor warningBanner()
+{
+    return {0x7a, 0x52, 0x00};
+}
+
+QString textOn(const QColor &wanted, const QPalette &p)
+{
+    return readable(readable(wanted, p.color(QPalette::Window)), p.color(QPalette::Base)).name();
+}
+
+QString bannerStyle(const QColor &background)
+{
+    return QStringLiteral("background:%1; color:white; font-weight:bold; padding:3px").arg(background.name());
+}
+
+QString textStyle(const QColor &c)
+{
+    return QStringLiteral("color:%1").arg(c.name());
+}
+
+NiceAxis niceAxis(double lo, double hi, int ticks)
+{
+    if (!(hi > lo)) {
+        const double pad = lo == 0 ? 1 : std::abs(lo) * 0.1;
+        lo -= pad;
+        hi += pad;
+    }
+    const double raw = (hi - lo) / qMax(1, ticks);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * mag;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * mag >= raw) {
+            step = m * mag;
+            break;
+        }
+    NiceAxis a;
+    a.step = step;
+    a.min = std::floor(lo / step + 1e-9) * step;
+    a.max = std::ceil(hi / step - 1e-9) * step;
+    return a;
+}
+
+QColor seriesColour(const QColor &wanted, const QPalette &p)
+{
+    return readable(wanted, p.color(QPalette::Base), 3.0);
+}
+
+void fitToScreen(QWidget *window, const QSize &preferred)
+{
+    QSize size = preferred;
+    window->ensurePolished();
+    if (window->layout())
+        window->layout()->activate();
+    if (const QScreen *screen = window->screen() ? window->screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableSize() * 0.9);
+    window->resize(size.expandedTo(window->minimumSizeHint().boundedTo(size)));
+    // Word-wrapped labels know their minimum only once laid out: fit again when the window is up.
+    QTimer::singleShot(0, window, [window, size] {
+        if (window->windowState() == Qt::WindowNoState)
+            window->resize(size.expandedTo(window->minimumSizeHint().boundedTo(size)));
+    });
+}
+
+void styleChart(QChart *chart, const QPalette &p)
+{
+    const QColor bg = p.color(QPalette::Base), text = p.color(QPalette::Text);
+    QColor grid = text;
+    grid.setAlpha(isDark(p) ? 60 : 40);
+    chart->setBackgroundBrush(bg);
+    chart->setBackgroundPen(Qt::NoPen);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setTitleBrush(text);
+    chart->legend()->setLabelColor(text);
+    for (QAbstractAxis *a : chart->axes()) {
+        a->setLabelsColor(text);
+        a->setTitleBrush(text);
+        a->setLinePenColor(grid);
+        a->setGridLineColor(grid);
+        QColor minor = grid;
+        minor.setAlpha(grid.alpha() / 2);
+        a->setMinorGridLineColor(minor);
+    }
+}
+
+} // namespace bloom::theme

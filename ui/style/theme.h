@@ -1,0 +1,70 @@
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+#include <cmath>
+
+class QChart;
+class QWidget;
+
+namespace bloom::theme {
+
+/** WCAG 2 relative luminance of an sRGB colour (0 black .. 1 white). */
+double luminance(const QColor &c);
+/** WCAG 2 contrast ratio of two colours, 1..21; text needs 4.5 (WCAG AA). */
+double contrast(const QColor &a, const QColor &b);
+constexpr double MinContrast = 4.5;
+
+/** The colour nearest to `wanted` (same hue) that reads on `background` with at least `min` contrast:
+ *  darker on a light background, lighter on a dark one. */
+QColor readable(const QColor &wanted, const QColor &background, double min = MinContrast);
+
+/** True when the palette's base (the views' background) is dark. */
+bool isDark(const QPalette &p);
+/** A dark Fusion palette (`bloomscope --palette dark`); every role pair passes MinContrast. */
+QPalette darkPalette();
+/** "light", "dark" or "system" (leave the platform's); false for another word. */
+bool applyPalette(const QString &name);
+
+/** Text colours with a meaning, readable on the palette's Base and Window. */
+QColor errorText(const QPalette &p);
+QColor okText(const QPalette &p);
+QColor warnText(const QPalette &p);
+QColor mutedText(const QPalette &p);
+/** The background of the current step in the step-through, and its text. */
+QColor stepHighlight(const QPalette &p);
+/** The i-th slice colour (chunk first, then the k positions) as text on `background`. */
+QColor sliceColour(int i, const QColor &background);
+
+/** Banner backgrounds; their text is white and passes MinContrast. */
+QColor productionBanner();
+QColor stagingBanner();
+QColor developmentBanner();
+QColor adminBanner();
+QColor warningBanner();
+/** "background:#rrggbb; color:white; font-weight:bold; padding:3px" */
+QString bannerStyle(const QColor &background);
+/** `wanted` made readable on both the palette's Window and Base, as "#rrggbb" for rich text. */
+QString textOn(const QColor &wanted, const QPalette &p);
+/** "color:#rrggbb" for a label's text. */
+QString textStyle(const QColor &c);
+
+/** A round axis over [lo, hi]: min, max and step are 1, 2, 2.5 or 5 x 10^n, about `ticks` intervals. */
+struct NiceAxis {
+    double min = 0, max = 1, step = 1;
+    int tickCount() const { return int(std::lround((max - min) / step)) + 1; }
+};
+NiceAxis niceAxis(double lo, double hi, int ticks = 5);
+/** A series colour (pen or marker) that stands out from the chart's background (WCAG non-text 3:1). */
+QColor seriesColour(const QColor &wanted, const QPalette &p);
+
+/** Sizes a top-level window to `preferred`, or to 90% of its screen's available area when that is
+ *  smaller (HiDPI at QT_SCALE_FACTOR=2, small laptops); its minimum stays within 900 x 600. */
+void fitToScreen(QWidget *window, const QSize &preferred);
+
+/** A chart drawn in the widget's palette: background, title, axes, grid and legend (series keep their pens). */
+void styleChart(QChart *chart, const QPalette &p);
+
+} // namespace bloom::theme
