@@ -303,6 +303,49 @@ private slots:
         mWindow->setRefreshInterval(1);
     }
 
+    void heatmapScaleShowsDifferencesAndLoadingSaysSo()
+    {
+        // As at 20M names: every chunk holds 700..1299 bits, a narrow spread far from 0.
+        PgConn dba(mCluster.connectionString(QStringLiteral("prod")));
+        QVERIFY(dba.exec(QStringLiteral("update username_filter set bits = (repeat('1', 700 + chunk % 600) || "
+                                        "repeat('0', 8192 - 700 - chunk % 600))::bit(8192)"))
+                    .ok());
+        Profile prod = socketProfile(QStringLiteral("prod"));
+        QString legendAtOpen, summaryAtOpen;
+        connect(
+            mWindow->session(), &FilterSession::opened, this,
+            [&] {
+                legendAtOpen = mWindow->findChild<HeatmapLegend *>()->caption();
+                summaryAtOpen = mWindow->findChild<QLabel *>(QStringLiteral("heatmapSummary"))->text();
+            },
+            Qt::SingleShotConnection);
+        const int before = mWindow->refreshCount();
+        mWindow->connectTo(prod.spec(), prod.ref(), prod);
+        waitForRefreshes(before + 1);
+        // Until the fill is read the window says it is loading (not "1 bits, FPR 4e-28").
+        QCOMPARE(legendAtOpen, QStringLiteral("loading..."));
+        QVERIFY2(summaryAtOpen.startsWith(QLatin1String("Loading")), qPrintable(summaryAtOpen));
+        // Automatic picks the relative scale: the emptiest chunk is the bottom colour, the fullest the top.
+        const FillResult &r = mWindow->heatmap()->result();
+        QCOMPARE(int(r.scale), int(HeatScale::Relative));
+        QCOMPARE(r.scaleMin, 700u);
+        QCOMPARE(r.scaleMax, 1299u);
+        const auto pixel = [&r](quint32 chunk) {
+            return r.heatmap.pixel(int(chunk % quint32(r.imageColumns)), int(chunk / quint32(r.imageColumns)));
+        };
+        QCOMPARE(pixel(0), fillColour(0, 1));   // 700 bits: the ramp's first colour
+        QCOMPARE(pixel(599), fillColour(1, 1)); // 1299 bits: its last
+        QVERIFY(mWindow->findChild<HeatmapLegend *>()->caption().startsWith(QLatin1String("Relative scale: 700..1299")));
+        // The absolute scale, when chosen, maps 0..fullest.
+        auto *scale = mWindow->findChild<QComboBox *>(QStringLiteral("heatScale"));
+        const int now = mWindow->refreshCount();
+        scale->setCurrentIndex(scale->findData(int(HeatScale::Absolute)));
+        waitForRefreshes(now + 1);
+        QCOMPARE(int(mWindow->heatmap()->result().scale), int(HeatScale::Absolute));
+        QVERIFY(mWindow->findChild<HeatmapLegend *>()->caption().startsWith(QLatin1String("Absolute scale: 0..1299")));
+        scale->setCurrentIndex(scale->findData(int(HeatScale::Auto)));
+    }
+
     void cleanupTestCase()
     {
         mWindow.reset();

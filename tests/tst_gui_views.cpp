@@ -2,22 +2,77 @@
 // palette, charts with round ticks, a heatmap scale that shows differences, the keyboard and the menus.
 #include "fpr/fprview.h"
 #include "heatmap/heatmapwidget.h"
+#include "model/fprmodel.h"
 #include "mainwindow.h"
 #include "redis/rediswindow.h"
+#include "step/stepthroughview.h"
 #include "style/theme.h"
 #include "teach/teachwindow.h"
 
 #include <QApplication>
+#include <QChartView>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QSet>
+#include <QToolTip>
+#include <QValueAxis>
 #include <QLabel>
+#include <QRegularExpression>
+#include <QTextBrowser>
 #include <QScreen>
 #include <QTabWidget>
 #include <QTest>
+
+#include <cmath>
 
 using namespace bloom;
 
 class TestGuiViews : public QObject {
     Q_OBJECT
+private:
+    QStringList mFailures;
+
+    void expect(const QString &what, const QColor &fg, const QColor &bg)
+    {
+        const double c = theme::contrast(fg, bg);
+        if (c < theme::MinContrast)
+            mFailures << QStringLiteral("%1: %2 on %3 is %4:1").arg(what, fg.name(), bg.name()).arg(c, 0, 'f', 2);
+    }
+    /** Every text colour written in `html` (Qt's own rich text) against each of `backgrounds`. */
+    void expectHtml(const QString &what, const QString &html, const QList<QColor> &backgrounds)
+    {
+        static const QRegularExpression colour(QStringLiteral("(?<![-\\w])color:\\s*(#[0-9a-fA-F]{6})"));
+        for (const QRegularExpressionMatch &m : colour.globalMatch(html))
+            for (const QColor &bg : backgrounds)
+                expect(what, QColor(m.captured(1)), bg);
+    }
+    /** Every label under `root`: its style sheet's colours, or its rich text on its window colour. */
+    void expectLabels(const QString &what, QWidget *root)
+    {
+        static const QRegularExpression fg(QStringLiteral("(?<![-\\w])color:\\s*(#[0-9a-fA-F]{6}|white)"));
+        static const QRegularExpression bg(QStringLiteral("background(?:-color)?:\\s*(#[0-9a-fA-F]{6})"));
+        for (QLabel *l : root->findChildren<QLabel *>()) {
+            const QString sheet = l->styleSheet();
+            const QColor back = bg.match(sheet).hasMatch() ? QColor(bg.match(sheet).captured(1))
+                                                           : l->palette().color(l->backgroundRole());
+            if (const auto m = fg.match(sheet); m.hasMatch())
+                expect(what + QLatin1Char(' ') + l->objectName(), QColor(m.captured(1)), back);
+            else
+                expect(what + QLatin1Char(' ') + l->objectName(), l->palette().color(l->foregroundRole()), back);
+            if (Qt::mightBeRichText(l->text()))
+                expectHtml(what + QLatin1Char(' ') + l->objectName(), l->text(), {back});
+        }
+    }
+
 private slots:
+    void everyTextMeetsContrastInBothPalettes();
+    void fprChartReadsAtEveryScale();
+    void longNamesStayBoundedInTheStepThrough();
+
     void windowsFitTheScreen()
     {
         // As the app does: each window shown right after it is made.
@@ -53,6 +108,160 @@ private slots:
         }
     }
 };
+
+void TestGuiViews::everyTextMeetsContrastInBothPalettes()
+{
+    for (const QString &name : {QStringLiteral("light"), QStringLiteral("dark")}) {
+        mFailures.clear();
+        QVERIFY(theme::applyPalette(name));
+        const QPalette p = QApplication::palette();
+        QCOMPARE(theme::isDark(p), name == QLatin1String("dark"));
+        // The palette's own pairs.
+        const std::pair<QPalette::ColorRole, QPalette::ColorRole> roles[] = {
+            {QPalette::WindowText, QPalette::Window},        {QPalette::Text, QPalette::Base},
+            {QPalette::Text, QPalette::AlternateBase},       {QPalette::ButtonText, QPalette::Button},
+            {QPalette::HighlightedText, QPalette::Highlight}, {QPalette::ToolTipText, QPalette::ToolTipBase},
+            {QPalette::PlaceholderText, QPalette::Base},     {QPalette::Link, QPalette::Base}};
+        for (const auto &[f, b] : roles)
+            expect(QStringLiteral("palette %1/%2").arg(int(f)).arg(int(b)), p.color(f), p.color(b));
+        // The colours with a meaning, and the banners.
+        for (const QColor &bg : {p.color(QPalette::Window), p.color(QPalette::Base)}) {
+            expect(QStringLiteral("error"), theme::errorText(p), bg);
+            expect(QStringLiteral("ok"), theme::okText(p), bg);
+            expect(QStringLiteral("warn"), theme::warnText(p), bg);
+            expect(QStringLiteral("muted"), theme::mutedText(p), bg);
+        }
+        for (const QColor &banner : {theme::productionBanner(), theme::stagingBanner(), theme::developmentBanner(),
+                                     theme::adminBanner(), theme::warningBanner()})
+            expect(QStringLiteral("banner"), Qt::white, banner);
+        expect(QStringLiteral("current step"), p.color(QPalette::Text), theme::stepHighlight(p));
+        for (int i = 0; i < 10; ++i)
+            expect(QStringLiteral("slice %1").arg(i), theme::sliceColour(i, theme::stepHighlight(p)),
+                   theme::stepHighlight(p));
+
+        // The views as drawn: the step-through's steps (on the base and on the current step's tint),
+        // every label of the main window, the teaching window after the reference's example.
+        MainWindow window;
+        window.show();
+        window.stepView()->setName(QStringLiteral("ada"));
+        for (int step = 0; step < StepThroughView::StepCount; ++step) {
+            window.stepView()->setStep(step);
+            expectHtml(QStringLiteral("step %1").arg(step),
+                       window.stepView()->findChild<QTextBrowser *>(QStringLiteral("stepText"))->toHtml(),
+                       {p.color(QPalette::Base), theme::stepHighlight(p)});
+        }
+        window.stepView()->setName(QStringLiteral("   "));
+        expectHtml(QStringLiteral("step error"),
+                   window.stepView()->findChild<QTextBrowser *>(QStringLiteral("stepText"))->toHtml(),
+                   {p.color(QPalette::Base)});
+        expectLabels(QStringLiteral("main window"), &window);
+        TeachWindow teach;
+        teach.setStepMs(0);
+        teach.show();
+        teach.playReferenceExample();
+        QTRY_VERIFY(teach.idle());
+        expectLabels(QStringLiteral("teach"), &teach);
+        teach.showCompare();
+        expectLabels(QStringLiteral("compare"), &teach);
+        QVERIFY2(mFailures.isEmpty(), qPrintable(name + QStringLiteral(": ") + mFailures.join(QStringLiteral("; "))));
+    }
+    theme::applyPalette(QStringLiteral("light"));
+}
+
+namespace {
+
+/** A step of 1, 2, 2.5 or 5 times a power of ten. */
+bool roundStep(double step)
+{
+    const double mag = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (std::abs(step - m * mag) < 1e-9 * mag)
+            return true;
+    return false;
+}
+
+bool roundAxis(const QValueAxis *a)
+{
+    const double step = (a->max() - a->min()) / (a->tickCount() - 1);
+    return roundStep(step) && std::abs(a->min() / step - std::round(a->min() / step)) < 1e-6;
+}
+
+} // namespace
+
+void TestGuiViews::fprChartReadsAtEveryScale()
+{
+    FprView view;
+    view.resize(1000, 700);
+    view.show();
+    const Geometry reference; // the default is the reference geometry
+    view.setGeometry(reference);
+    const QDateTime t0 = QDateTime::currentDateTimeUtc();
+    const double names = 2e6;
+    view.addMeasurement(t0, fpr::blocked(names, reference), names);
+    view.addMeasurement(t0.addSecs(5), fpr::blocked(names * 1.001, reference), names * 1.001);
+    // The floor sits below today's rate and the curve rises across the chart, not along a floor.
+    QVERIFY(view.fprAxis()->min() < fpr::blocked(names, reference));
+    const auto points = view.modelSeries()->points();
+    QVERIFY(!points.isEmpty());
+    QVERIFY2(points.first().x() <= 0.05 * view.namesAxis()->max(), qPrintable(QString::number(points.first().x())));
+    QVERIFY(view.todayPoint()->points().first().y() > view.fprAxis()->min());
+    // The x range holds the capacity, today and the reference's 200M; its ticks are round.
+    QVERIFY(view.namesAxis()->max() >= 200);
+    QVERIFY(roundAxis(view.namesAxis()));
+    QVERIFY(roundAxis(view.timeFprAxis()));
+    QVERIFY2(view.timeFprAxis()->titleText().contains(QLatin1String("e-13")), qPrintable(view.timeFprAxis()->titleText()));
+    // "now" is named in the legend, never as a label a chart edge can cut.
+    QVERIFY(!view.todayPoint()->pointLabelsVisible());
+    QVERIFY(view.todayPoint()->name().startsWith(QLatin1String("now: 2.0 M names")));
+    // Legend colours match their series, and no two series share one.
+    QSet<QRgb> colours;
+    for (QLegendMarker *m : view.modelView()->chart()->legend()->markers()) {
+        auto *xy = qobject_cast<QXYSeries *>(m->series());
+        const QColor c = qobject_cast<QScatterSeries *>(xy) ? xy->color() : xy->pen().color();
+        QCOMPARE(m->brush().color().rgb(), c.rgb());
+        QVERIFY2(!colours.contains(c.rgb()), qPrintable(m->label()));
+        colours.insert(c.rgb());
+    }
+    // A point's tooltip says what it is.
+    emit view.todayPoint()->hovered(view.todayPoint()->points().first(), true);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QLatin1String("now: 2.0 M names")), qPrintable(QToolTip::text()));
+    // A small filter: the x range follows its geometry (thousands of names), still round.
+    const Geometry small = *Geometry::fromCounts(64, 8192, 7);
+    view.setGeometry(small);
+    view.addMeasurement(t0, fpr::blocked(3000, small), 3000);
+    QVERIFY2(view.namesAxis()->titleText().contains(QLatin1String("thousands")), qPrintable(view.namesAxis()->titleText()));
+    QVERIFY(view.namesAxis()->max() * 1e3 >= fpr::capacity(small, view.target()));
+    QVERIFY(view.namesAxis()->max() * 1e3 < 10 * fpr::capacity(small, view.target()));
+    QVERIFY(roundAxis(view.namesAxis()));
+    // Drawn in the palette: a dark window gets a dark chart.
+    theme::applyPalette(QStringLiteral("dark"));
+    FprView dark;
+    QCOMPARE(dark.modelView()->chart()->backgroundBrush().color(), QApplication::palette().color(QPalette::Base));
+    theme::applyPalette(QStringLiteral("light"));
+}
+
+void TestGuiViews::longNamesStayBoundedInTheStepThrough()
+{
+    StepThroughView view;
+    view.show();
+    view.setStep(StepThroughView::Lowercase);
+    auto *field = view.findChild<QLineEdit *>(QStringLiteral("stepName"));
+    auto *text = view.findChild<QTextBrowser *>(QStringLiteral("stepText"));
+    // A 20,000-character name is shown by its ends and its length, never laid out whole.
+    view.setName(QString(20000, QLatin1Char('x')) + QStringLiteral("END"));
+    QVERIFY(text->toPlainText().contains(QLatin1String("20,003 characters")));
+    QVERIFY(text->toPlainText().size() < 2000);
+    QVERIFY(text->toPlainText().contains(QLatin1String("xEND")));
+    // The field's limit is said when reached, not a silent cut.
+    QCOMPARE(field->maxLength(), StepThroughView::MaxFieldCharacters);
+    view.setName(QString(StepThroughView::MaxFieldCharacters + 10, QLatin1Char('y')));
+    QCOMPARE(field->text().size(), StepThroughView::MaxFieldCharacters);
+    QVERIFY(text->toPlainText().contains(QLatin1String("up to 65,536 characters")));
+    // The core name rule, as bloomctl applies it: blanks only are refused.
+    view.setName(QStringLiteral("   "));
+    QVERIFY(text->toPlainText().contains(QLatin1String("blank")) || text->toPlainText().contains(QLatin1String("empty")));
+}
 
 QTEST_MAIN(TestGuiViews)
 #include "tst_gui_views.moc"

@@ -38,6 +38,13 @@ public:
     QLineSeries *modelSeries() const { return mModel; }
     QScatterSeries *measuredSeries() const { return mMeasuredPoints; }
     QScatterSeries *referencePoints() const { return mReference; }
+    QScatterSeries *todayPoint() const { return mToday; }
+    QLineSeries *targetSeries() const { return mTargetLine; }
+    QLineSeries *capacitySeries() const { return mCapacityLine; }
+    QValueAxis *namesAxis() const { return mNamesAxis; }
+    QLogValueAxis *fprAxis() const { return mFprAxis; }
+    QValueAxis *timeFprAxis() const { return mTimeFprAxis; }
+    QChartView *modelView() const { return mModelView; }
     QString capacityText() const;
     QString forecastText() const;
 

@@ -13,6 +13,7 @@
 #include <QWidget>
 
 #include <cmath>
+#include <memory>
 
 namespace bloom::theme {
 
@@ -50,6 +51,16 @@ QColor readable(const QColor &wanted, const QColor &background, double min)
         c = darkBackground ? Qt::white : Qt::black;
     return c.toRgb();
 }
+
+namespace {
+
+/** Readable on the palette's Window and on its Base. */
+QColor onBoth(const QColor &wanted, const QPalette &p)
+{
+    return readable(readable(wanted, p.color(QPalette::Window)), p.color(QPalette::Base));
+}
+
+} // namespace
 
 bool isDark(const QPalette &p)
 {
@@ -92,28 +103,38 @@ bool applyPalette(const QString &name)
     if (name != QLatin1String("light") && name != QLatin1String("dark"))
         return false;
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QApplication::setPalette(name == QLatin1String("dark") ? darkPalette() : QApplication::style()->standardPalette());
+    QApplication::setPalette(name == QLatin1String("dark") ? darkPalette() : lightPalette());
     return true;
+}
+
+QPalette lightPalette()
+{
+    const std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette p = fusion->standardPalette();
+    // Fusion's placeholder is half-transparent text (about 3.5:1 on white); hints must be readable too.
+    p.setColor(QPalette::PlaceholderText, QColor(0x6e, 0x6e, 0x6e));
+    p.setColor(QPalette::Highlight, QColor(0x1f, 0x5f, 0xb0)); // Fusion's #308cc6 gives white text 3.7:1
+    return p;
 }
 
 QColor errorText(const QPalette &p)
 {
-    return readable(QColor(0xd0, 0x30, 0x30), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+    return onBoth(QColor(0xd0, 0x30, 0x30), p);
 }
 
 QColor okText(const QPalette &p)
 {
-    return readable(QColor(0x2e, 0xa0, 0x4f), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+    return onBoth(QColor(0x2e, 0xa0, 0x4f), p);
 }
 
 QColor warnText(const QPalette &p)
 {
-    return readable(QColor(0xe0, 0x8a, 0x10), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+    return onBoth(QColor(0xe0, 0x8a, 0x10), p);
 }
 
 QColor mutedText(const QPalette &p)
 {
-    return readable(QColor(0x80, 0x80, 0x80), isDark(p) ? p.color(QPalette::Window) : p.color(QPalette::Base));
+    return onBoth(QColor(0x80, 0x80, 0x80), p);
 }
 
 QColor stepHighlight(const QPalette &p)
@@ -158,7 +179,7 @@ QColor warningBanner()
 
 QString textOn(const QColor &wanted, const QPalette &p)
 {
-    return readable(readable(wanted, p.color(QPalette::Window)), p.color(QPalette::Base)).name();
+    return onBoth(wanted, p).name();
 }
 
 QString bannerStyle(const QColor &background)

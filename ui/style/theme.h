@@ -25,6 +25,8 @@ QColor readable(const QColor &wanted, const QColor &background, double min = Min
 bool isDark(const QPalette &p);
 /** A dark Fusion palette (`bloomscope --palette dark`); every role pair passes MinContrast. */
 QPalette darkPalette();
+/** Fusion's light palette, its placeholder text made readable. */
+QPalette lightPalette();
 /** "light", "dark" or "system" (leave the platform's); false for another word. */
 bool applyPalette(const QString &name);
 
