@@ -15,6 +15,8 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QImage>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -63,6 +65,18 @@ private:
     {
         dialog.setProfile(p);
         dialog.findChild<QLineEdit *>(QStringLiteral("password"))->setText(password);
+    }
+    /** Runs `act` on the next modal dialog of type T once it is up. */
+    template<typename T, typename F> static void onNextDialog(F act)
+    {
+        QTimer::singleShot(10, qApp, [act] {
+            auto *d = qobject_cast<T *>(QApplication::activeModalWidget());
+            if (!d) {
+                onNextDialog<T>(act);
+                return;
+            }
+            act(d);
+        });
     }
     /** Answers the next modal message box with `button`. */
     static void answerNextBox(QMessageBox::StandardButton button)
@@ -335,7 +349,8 @@ private slots:
         };
         QCOMPARE(pixel(0), fillColour(0, 1));   // 700 bits: the ramp's first colour
         QCOMPARE(pixel(599), fillColour(1, 1)); // 1299 bits: its last
-        QVERIFY(mWindow->findChild<HeatmapLegend *>()->caption().startsWith(QLatin1String("Relative scale: 700..1299")));
+        QVERIFY(
+            mWindow->findChild<HeatmapLegend *>()->caption().startsWith(QLatin1String("Relative scale: 700..1299")));
         // The absolute scale, when chosen, maps 0..fullest.
         auto *scale = mWindow->findChild<QComboBox *>(QStringLiteral("heatScale"));
         const int now = mWindow->refreshCount();
@@ -344,6 +359,99 @@ private slots:
         QCOMPARE(int(mWindow->heatmap()->result().scale), int(HeatScale::Absolute));
         QVERIFY(mWindow->findChild<HeatmapLegend *>()->caption().startsWith(QLatin1String("Absolute scale: 0..1299")));
         scale->setCurrentIndex(scale->findData(int(HeatScale::Auto)));
+    }
+
+    void exportsAboutAndAdminFeedback()
+    {
+        Profile app = socketProfile(QStringLiteral("app"));
+        QSignalSpy opened(mWindow->session(), &FilterSession::opened);
+        mWindow->connectTo(app.spec(), app.ref(), app);
+        QVERIFY(opened.wait(20000));
+        int before = mWindow->refreshCount();
+        waitForRefreshes(before + 1);
+        // Help > About names the server the window is attached to.
+        QVERIFY2(mWindow->aboutText().contains(QLatin1String("PostgreSQL 15")), qPrintable(mWindow->aboutText()));
+        // F5 refreshes now.
+        mWindow->setRefreshInterval(3600);
+        mWindow->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(mWindow.get()));
+        before = mWindow->refreshCount();
+        QTest::keyClick(mWindow.get(), Qt::Key_F5);
+        waitForRefreshes(before + 1);
+        if (QTest::currentTestFailed())
+            return;
+        // Exports: the heatmap as PNG (a cell a chunk), every chunk's fill as CSV, the FPR chart.
+        QTemporaryDir dir;
+        QVERIFY(mWindow->exportHeatmapPng(dir.filePath(QStringLiteral("h.png"))).ok());
+        QImage png(dir.filePath(QStringLiteral("h.png")));
+        QVERIFY(!png.isNull());
+        QCOMPARE(png.width() % mWindow->heatmap()->result().imageColumns, 0);
+        QVERIFY(mWindow->exportFillCsv(dir.filePath(QStringLiteral("f.csv"))).ok());
+        QFile csv(dir.filePath(QStringLiteral("f.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QCOMPARE(lines.first(), QByteArray("chunk,set_bits,chunk_bits,fill,chunk_fpr"));
+        QCOMPARE(lines.size(), qsizetype(mWindow->session()->summary().geometry.chunks()) + 2); // + header, final \n
+        QVERIFY(mWindow->exportFprPng(dir.filePath(QStringLiteral("fpr.png"))).ok());
+        QVERIFY(mWindow->exportFprCsv(dir.filePath(QStringLiteral("fpr.csv"))).ok());
+        QVERIFY(!mWindow->exportFillCsv(QStringLiteral("/nonexistent/dir/f.csv")).ok());
+
+        // The Chunk tab takes a number.
+        auto *number = mWindow->findChild<QSpinBox *>(QStringLiteral("chunkNumber"));
+        auto *label = mWindow->findChild<QLabel *>(QStringLiteral("chunkLabel"));
+        number->setValue(1234);
+        QTest::mouseClick(mWindow->findChild<QPushButton *>(QStringLiteral("showChunk")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith(QLatin1String("Chunk 1234:")), 20000);
+
+        // Admin mode, then Add a name: the status bar says what was written.
+        QAction *admin = nullptr, *add = nullptr, *sample = nullptr;
+        for (QAction *a : mWindow->findChildren<QAction *>()) {
+            if (a->text().startsWith(QLatin1String("Admin &mode")))
+                admin = a;
+            if (a->text() == QLatin1String("&Add a name..."))
+                add = a;
+            if (a->text() == QLatin1String("&Sample the measured FPR..."))
+                sample = a;
+        }
+        QVERIFY(admin && add && sample);
+        answerNextBox(QMessageBox::Yes);
+        admin->trigger();
+        QVERIFY(opened.wait(20000));
+        QTRY_VERIFY(add->isEnabled());
+        QSignalSpy added(mWindow.get(), &MainWindow::nameAdded);
+        onNextDialog<QInputDialog>([](QInputDialog *d) {
+            d->setTextValue(QStringLiteral("feedback-name"));
+            onNextDialog<QMessageBox>([](QMessageBox *box) {
+                for (QAbstractButton *b : box->buttons())
+                    if (b->text() == QLatin1String("Write"))
+                        b->click();
+            });
+            d->accept();
+        });
+        add->trigger();
+        QVERIFY(added.wait(20000));
+        QVERIFY2(mWindow->statusText().contains(QLatin1String("Added \"feedback-name\" to chunk")),
+                 qPrintable(mWindow->statusText()));
+        // Sampling the FPR shows progress and can be cancelled.
+        int sawProgress = 0;
+        connect(mWindow->session(), &FilterSession::sampleProgress, this, [&](qint64, qint64) { ++sawProgress; });
+        QSignalSpy sampled(mWindow->session(), &FilterSession::sampled);
+        QString result;
+        onNextDialog<QInputDialog>([&result](QInputDialog *d) {
+            d->setIntValue(50000);
+            onNextDialog<QMessageBox>([&result](QMessageBox *box) { // the result, once measured
+                result = box->text();
+                box->accept();
+            });
+            d->accept();
+        });
+        sample->trigger();
+        QVERIFY(sampled.wait(60000));
+        QCOMPARE(sawProgress, 5);
+        QVERIFY2(result.startsWith(QLatin1String("Measured:")), qPrintable(result));
+        admin->trigger(); // back to read-only
+        QVERIFY(opened.wait(20000));
+        mWindow->setRefreshInterval(1);
     }
 
     void cleanupTestCase()

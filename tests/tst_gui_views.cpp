@@ -2,30 +2,35 @@
 // palette, charts with round ticks, a heatmap scale that shows differences, the keyboard and the menus.
 #include "fpr/fprview.h"
 #include "heatmap/heatmapwidget.h"
-#include "model/fprmodel.h"
 #include "mainwindow.h"
+#include "model/fprmodel.h"
 #include "redis/rediswindow.h"
 #include "step/stepthroughview.h"
+#include "style/files.h"
 #include "style/theme.h"
 #include "teach/teachwindow.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QChartView>
+#include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QScatterSeries>
-#include <QSet>
-#include <QToolTip>
-#include <QValueAxis>
-#include <QLabel>
+#include <QMenuBar>
 #include <QRegularExpression>
-#include <QTextBrowser>
+#include <QScatterSeries>
 #include <QScreen>
+#include <QSet>
+#include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextBrowser>
+#include <QToolTip>
+#include <QValueAxis>
 
 #include <cmath>
 
@@ -72,6 +77,7 @@ private slots:
     void everyTextMeetsContrastInBothPalettes();
     void fprChartReadsAtEveryScale();
     void longNamesStayBoundedInTheStepThrough();
+    void keyboardAndMenusReachEveryAction();
 
     void windowsFitTheScreen()
     {
@@ -118,10 +124,10 @@ void TestGuiViews::everyTextMeetsContrastInBothPalettes()
         QCOMPARE(theme::isDark(p), name == QLatin1String("dark"));
         // The palette's own pairs.
         const std::pair<QPalette::ColorRole, QPalette::ColorRole> roles[] = {
-            {QPalette::WindowText, QPalette::Window},        {QPalette::Text, QPalette::Base},
-            {QPalette::Text, QPalette::AlternateBase},       {QPalette::ButtonText, QPalette::Button},
+            {QPalette::WindowText, QPalette::Window},         {QPalette::Text, QPalette::Base},
+            {QPalette::Text, QPalette::AlternateBase},        {QPalette::ButtonText, QPalette::Button},
             {QPalette::HighlightedText, QPalette::Highlight}, {QPalette::ToolTipText, QPalette::ToolTipBase},
-            {QPalette::PlaceholderText, QPalette::Base},     {QPalette::Link, QPalette::Base}};
+            {QPalette::PlaceholderText, QPalette::Base},      {QPalette::Link, QPalette::Base}};
         for (const auto &[f, b] : roles)
             expect(QStringLiteral("palette %1/%2").arg(int(f)).arg(int(b)), p.color(f), p.color(b));
         // The colours with a meaning, and the banners.
@@ -209,7 +215,8 @@ void TestGuiViews::fprChartReadsAtEveryScale()
     QVERIFY(view.namesAxis()->max() >= 200);
     QVERIFY(roundAxis(view.namesAxis()));
     QVERIFY(roundAxis(view.timeFprAxis()));
-    QVERIFY2(view.timeFprAxis()->titleText().contains(QLatin1String("e-13")), qPrintable(view.timeFprAxis()->titleText()));
+    QVERIFY2(view.timeFprAxis()->titleText().contains(QLatin1String("e-13")),
+             qPrintable(view.timeFprAxis()->titleText()));
     // "now" is named in the legend, never as a label a chart edge can cut.
     QVERIFY(!view.todayPoint()->pointLabelsVisible());
     QVERIFY(view.todayPoint()->name().startsWith(QLatin1String("now: 2.0 M names")));
@@ -230,7 +237,8 @@ void TestGuiViews::fprChartReadsAtEveryScale()
     const Geometry small = *Geometry::fromCounts(64, 8192, 7);
     view.setGeometry(small);
     view.addMeasurement(t0, fpr::blocked(3000, small), 3000);
-    QVERIFY2(view.namesAxis()->titleText().contains(QLatin1String("thousands")), qPrintable(view.namesAxis()->titleText()));
+    QVERIFY2(view.namesAxis()->titleText().contains(QLatin1String("thousands")),
+             qPrintable(view.namesAxis()->titleText()));
     QVERIFY(view.namesAxis()->max() * 1e3 >= fpr::capacity(small, view.target()));
     QVERIFY(view.namesAxis()->max() * 1e3 < 10 * fpr::capacity(small, view.target()));
     QVERIFY(roundAxis(view.namesAxis()));
@@ -260,7 +268,78 @@ void TestGuiViews::longNamesStayBoundedInTheStepThrough()
     QVERIFY(text->toPlainText().contains(QLatin1String("up to 65,536 characters")));
     // The core name rule, as bloomctl applies it: blanks only are refused.
     view.setName(QStringLiteral("   "));
-    QVERIFY(text->toPlainText().contains(QLatin1String("blank")) || text->toPlainText().contains(QLatin1String("empty")));
+    QVERIFY(text->toPlainText().contains(QLatin1String("blank")) ||
+            text->toPlainText().contains(QLatin1String("empty")));
+}
+
+void TestGuiViews::keyboardAndMenusReachEveryAction()
+{
+    // Every window quits on Ctrl+Q and has its views on Ctrl+1.. (the Redis window too, menu and all).
+    MainWindow main;
+    TeachWindow teach;
+    RedisWindow redis;
+    for (QMainWindow *w : std::initializer_list<QMainWindow *>{&main, &teach, &redis}) {
+        QStringList shortcuts;
+        for (QAction *a : w->findChildren<QAction *>())
+            for (const QKeySequence &k : a->shortcuts())
+                shortcuts << k.toString();
+        QVERIFY2(shortcuts.contains(QStringLiteral("Ctrl+Q")), w->metaObject()->className());
+        if (w != &teach) {
+            QVERIFY2(shortcuts.contains(QStringLiteral("F5")), w->metaObject()->className());
+            QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+1")));
+            QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+3")));
+        }
+    }
+    QStringList menus;
+    for (QAction *a : main.menuBar()->actions())
+        menus << a->text();
+    QVERIFY(menus.contains(QStringLiteral("&Help")));
+    QVERIFY(main.aboutText().contains(QLatin1String(BLOOMSCOPE_VERSION)));
+    QVERIFY(main.aboutText().contains(QLatin1String(qVersion())));
+    QVERIFY(main.aboutText().contains(QLatin1String("libpq</td><td>15.")));
+    // Ctrl+2 shows the FPR view.
+    main.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&main));
+    QTest::keyClick(&main, Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(main.findChild<QTabWidget *>()->currentIndex(), 1);
+    QTest::keyClick(&main, Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(main.findChild<QTabWidget *>()->currentIndex(), 0);
+
+    // The heatmap takes the keyboard: Tab reaches it, arrows move between chunks, Enter opens one.
+    HeatmapWidget heat;
+    FillResult r;
+    r.fill.geometry = *Geometry::fromCounts(16, 8192, 7);
+    r.fill.setBits.assign(16, 10);
+    r.imageColumns = 4;
+    r.heatmap = QImage(4, 4, QImage::Format_RGB32);
+    heat.setResult(r);
+    QCOMPARE(heat.focusPolicy(), Qt::StrongFocus);
+    heat.show();
+    heat.setFocus();
+    QSignalSpy clicked(&heat, &HeatmapWidget::chunkClicked);
+    QTest::keyClick(&heat, Qt::Key_Right);
+    QTest::keyClick(&heat, Qt::Key_Down);
+    QCOMPARE(heat.current(), qint64(5));
+    QTest::keyClick(&heat, Qt::Key_Return);
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.first().first().toUInt(), 5u);
+    QTest::keyClick(&heat, Qt::Key_End);
+    QCOMPARE(heat.current(), qint64(15));
+    QTest::keyClick(&heat, Qt::Key_Plus);
+    QVERIFY(heat.zoom() > 1.0);
+    QTest::keyClick(&heat, Qt::Key_0);
+    QCOMPARE(heat.zoom(), 1.0);
+
+    // A file saved without its suffix gets it.
+    QCOMPARE(withSuffix(QStringLiteral("/tmp/heatmap"), QStringLiteral("png")), QStringLiteral("/tmp/heatmap.png"));
+    QCOMPARE(withSuffix(QStringLiteral("/tmp/a.PNG"), QStringLiteral("png")), QStringLiteral("/tmp/a.PNG"));
+
+    // The comparison tab's status line is its own, not the other tab's.
+    teach.show();
+    teach.showCompare();
+    auto *status = teach.statusBar()->findChild<QLabel *>();
+    QVERIFY(status);
+    QVERIFY2(status->text().startsWith(QLatin1String("Classic vs blocked")), qPrintable(status->text()));
 }
 
 QTEST_MAIN(TestGuiViews)

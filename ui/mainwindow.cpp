@@ -1,4 +1,6 @@
 #include "mainwindow.h"
+#include "postgres/pgconn.h"
+#include "style/files.h"
 #include "style/theme.h"
 
 #include "admin/rebuilddialog.h"
@@ -19,6 +21,8 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -209,7 +213,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Connect..."), QKeySequence::Open, this, &MainWindow::showConnectDialog);
+    file->addAction(tr("&Connect..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &MainWindow::showConnectDialog);
     file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); });
     file->addAction(tr("Demo with 16 &shards"), this, [this] { startDemo(200'000, 16); });
     file->addAction(tr("Open shard &map..."), this, &MainWindow::chooseShardMap);
@@ -237,7 +241,31 @@ void MainWindow::buildMenus()
         w->show();
     });
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    mExportActions << exportMenu->addAction(tr("Heatmap as &PNG..."), this, [this] {
+        const QString path = chooseSaveFile(this, tr("Export the heatmap"), QStringLiteral("heatmap.png"),
+                                            tr("PNG images (*.png)"), QStringLiteral("png"));
+        reportExport(path, exportHeatmapPng(path));
+    });
+    mExportActions << exportMenu->addAction(tr("Chunk fill as &CSV..."), this, [this] {
+        const QString path = chooseSaveFile(this, tr("Export the fill of every chunk"), QStringLiteral("fill.csv"),
+                                            tr("CSV files (*.csv)"), QStringLiteral("csv"));
+        reportExport(path, exportFillCsv(path));
+    });
+    mExportActions << exportMenu->addAction(tr("&FPR chart as PNG..."), this, [this] {
+        const QString path = chooseSaveFile(this, tr("Export the FPR chart"), QStringLiteral("fpr.png"),
+                                            tr("PNG images (*.png)"), QStringLiteral("png"));
+        reportExport(path, exportFprPng(path));
+    });
+    mExportActions << exportMenu->addAction(tr("FPR &history as CSV..."), this, [this] {
+        const QString path = chooseSaveFile(this, tr("Export the FPR measured since the window opened"),
+                                            QStringLiteral("fpr.csv"), tr("CSV files (*.csv)"), QStringLiteral("csv"));
+        reportExport(path, exportFprCsv(path));
+    });
+    for (QAction *a : mExportActions)
+        a->setEnabled(false);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit);
 
     QMenu *admin = menuBar()->addMenu(tr("&Admin"));
     mAdminAction = admin->addAction(tr("Admin &mode (allow writes)"));
@@ -254,11 +282,17 @@ void MainWindow::buildMenus()
         a->setEnabled(false);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Heatmap"), this, [this] { mTabs->setCurrentIndex(0); });
-    view->addAction(tr("&FPR"), this, [this] { mTabs->setCurrentIndex(1); });
-    view->addAction(tr("&Step-through"), this, [this] { mTabs->setCurrentIndex(2); });
-    view->addAction(tr("&Chunk"), this, [this] { mTabs->setCurrentIndex(3); });
-    view->addAction(tr("S&hards"), this, [this] { mTabs->setCurrentIndex(4); });
+    QAction *refresh = view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, &FilterSession::refresh);
+    refresh->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    view->addSeparator();
+    const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through"), tr("&Chunk"), tr("S&hards")};
+    for (int i = 0; i < names.size(); ++i)
+        view->addAction(names[i], QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this,
+                        [this, i] { mTabs->setCurrentIndex(i); });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Bloomscope"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 void MainWindow::connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile)
@@ -356,6 +390,84 @@ QString MainWindow::statusText() const
     return mStatus->text();
 }
 
+QString MainWindow::aboutText() const
+{
+    const QString server =
+        mSession->isOpen() ? tr("PostgreSQL %1 (%2)").arg(mSession->summary().serverVersion, mSession->summary().where)
+                           : tr("not connected");
+    return tr("<h3>Bloomscope %1</h3><p>A visualiser and admin tool for blocked Bloom filters stored in "
+              "PostgreSQL.</p><table><tr><td>Qt</td><td>%2 (built with %3)</td></tr><tr><td>libpq</td><td>%4</td>"
+              "</tr><tr><td>Server</td><td>%5</td></tr></table><p>Licensed under the MIT (Expat) licence.</p>")
+        .arg(QStringLiteral(BLOOMSCOPE_VERSION), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
+             libpqVersion(), server.toHtmlEscaped());
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Bloomscope"), aboutText());
+}
+
+Status MainWindow::exportHeatmapPng(const QString &path) const
+{
+    const QImage &img = mHeatmap->result().heatmap;
+    if (img.isNull())
+        return makeError(ErrorKind::Usage, tr("nothing to export yet: the fill has not been read"));
+    // One pixel a chunk is too small to look at: scale up without smoothing, so a cell stays a chunk.
+    const int scale = qMax(1, 1024 / qMax(1, img.width()));
+    if (!img.scaled(img.size() * scale, Qt::IgnoreAspectRatio, Qt::FastTransformation).save(path, "PNG"))
+        return makeError(ErrorKind::Io, tr("cannot write %1").arg(path));
+    return success();
+}
+
+Status MainWindow::exportFillCsv(const QString &path) const
+{
+    const FillSnapshot &f = mHeatmap->result().fill;
+    if (f.setBits.empty())
+        return makeError(ErrorKind::Usage, tr("nothing to export yet: the fill has not been read"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+    QByteArray out = "chunk,set_bits,chunk_bits,fill,chunk_fpr\n";
+    const double b = f.geometry.chunkBits();
+    for (size_t c = 0; c < f.setBits.size(); ++c) {
+        const double fill = f.setBits[c] / b;
+        out += QByteArray::number(qulonglong(c)) + ',' + QByteArray::number(f.setBits[c]) + ',' +
+               QByteArray::number(f.geometry.chunkBits()) + ',' + QByteArray::number(fill, 'g', 6) + ',' +
+               QByteArray::number(std::pow(fill, f.geometry.k()), 'g', 6) + '\n';
+    }
+    if (file.write(out) != out.size() || !file.flush())
+        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+    return success();
+}
+
+Status MainWindow::exportFprPng(const QString &path) const
+{
+    if (!mFpr->grab().save(path, "PNG"))
+        return makeError(ErrorKind::Io, tr("cannot write %1").arg(path));
+    return success();
+}
+
+Status MainWindow::exportFprCsv(const QString &path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+    const QByteArray out = mFpr->samplesCsv().toUtf8();
+    if (file.write(out) != out.size() || !file.flush())
+        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+    return success();
+}
+
+void MainWindow::reportExport(const QString &path, const Status &s)
+{
+    if (path.isEmpty())
+        return;
+    if (!s)
+        QMessageBox::warning(this, tr("Export"), s.error().toString());
+    else
+        mStatus->setText(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
+}
+
 QString MainWindow::bannerText() const
 {
     return mBanner->isVisibleTo(this) ? mBanner->text() : QString();
@@ -388,6 +500,8 @@ void MainWindow::opened(const FilterSummary &s)
     mAdmin = !s.readOnly;
     for (QAction *a : mWriteActions)
         a->setEnabled(!s.readOnly);
+    for (QAction *a : mExportActions)
+        a->setEnabled(true);
     updateTitle();
     if (!mPause->isChecked())
         mTimer->start();

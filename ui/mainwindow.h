@@ -62,10 +62,20 @@ public:
     ConnectDialog *makeConnectDialog();
     /** The environment banner's text ("PRODUCTION \u2014 name \u2014 table on where \u2014 read-only"). */
     QString bannerText() const;
+    /** Help > About's text: the version, Qt, libpq and the server. */
+    QString aboutText() const;
+    /** File > Export: the heatmap (one cell a chunk, scaled up), the fill of every chunk, the FPR chart
+     *  and the FPR measured since the window opened. */
+    Status exportHeatmapPng(const QString &path) const;
+    Status exportFillCsv(const QString &path) const;
+    Status exportFprPng(const QString &path) const;
+    Status exportFprCsv(const QString &path) const;
 
 signals:
     void refreshed();
     void failedToStart(const QString &why);
+    /** Admin > Add a name wrote it (the status bar says so). */
+    void nameAdded(const QString &name);
 
 private:
     void buildMenus();
@@ -73,6 +83,8 @@ private:
     void onRefreshed(const FillResult &r);
     void onFailed(Operation operation, const Error &e, bool lost);
     void onOpenFailed(const Error &e);
+    void showAbout();
+    void reportExport(const QString &path, const Status &s);
     void updateTitle();
     void showConnectDialog();
     void setAdminMode(bool on);
@@ -120,6 +132,7 @@ private:
     QTimer *mTimer = nullptr;
     QAction *mAdminAction = nullptr;
     QList<QAction *> mWriteActions;
+    QList<QAction *> mExportActions;
 };
 
 } // namespace bloom

@@ -148,7 +148,8 @@ public:
     Result<FillSnapshot> fill();
     /** The reference estimate query, run on the server as the text writes it. */
     Result<double> referenceEstimate();
-    Result<FprSample> sampleFpr(qint64 probes);
+    /** Checks `probes` never-added names, 10,000 at a time (progress(done, total) after each). */
+    Result<FprSample> sampleFpr(qint64 probes, const std::function<void(qint64, qint64)> &progress = {});
     /** The bits of one chunk, '0'/'1' (bit 0 first). */
     Result<QByteArray> chunkBits(quint32 chunk);
     Result<TableHealth> health();

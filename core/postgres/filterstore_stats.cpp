@@ -59,7 +59,7 @@ Result<double> FilterStore::referenceEstimate()
     return q.value(0).toDouble();
 }
 
-Result<FprSample> FilterStore::sampleFpr(qint64 probes)
+Result<FprSample> FilterStore::sampleFpr(qint64 probes, const std::function<void(qint64, qint64)> &progress)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
@@ -70,12 +70,22 @@ Result<FprSample> FilterStore::sampleFpr(qint64 probes)
     for (qint64 i = 0; i < probes; ++i)
         placements.append(placeAscii(mGeometry, QByteArrayLiteral("bloomscope-fpr-probe-") +
                                                     QUuid::createUuid().toByteArray(QUuid::WithoutBraces)));
-    auto verdicts = check(placements);
-    if (!verdicts)
-        return verdicts.error();
+    // In steps of 10,000 probes, so a caller can show progress and a cancel stops between them.
+    constexpr qsizetype Step = 10'000;
+    qint64 falsePositives = 0;
+    for (qsizetype at = 0; at < placements.size(); at += Step) {
+        if (cancelled())
+            return cancelledError(QStringLiteral("sampling the FPR"));
+        auto verdicts = check(placements.mid(at, Step));
+        if (!verdicts)
+            return verdicts.error();
+        falsePositives += std::count(verdicts->begin(), verdicts->end(), true);
+        if (progress)
+            progress(qMin<qint64>(probes, at + Step), probes);
+    }
     FprSample out;
     out.probes = probes;
-    out.falsePositives = std::count(verdicts->begin(), verdicts->end(), true);
+    out.falsePositives = falsePositives;
     const double n = double(probes);
     const double p = probes ? double(out.falsePositives) / n : 0.0;
     out.measured = p;

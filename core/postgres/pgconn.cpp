@@ -8,6 +8,12 @@
 
 namespace bloom {
 
+QString libpqVersion()
+{
+    const int v = PQlibVersion(); // 150005 = 15.5 (10 and later: major * 10000 + minor)
+    return QStringLiteral("%1.%2").arg(v / 10000).arg(v % 10000);
+}
+
 QString quoteConninfoValue(const QString &value)
 {
     if (!value.isEmpty() && !value.contains(QLatin1Char(' ')) && !value.contains(QLatin1Char('\'')) &&

@@ -15,6 +15,9 @@ namespace bloom {
 /** Quotes a value for a libpq key=value connection string ('...' with \\ and \' escaped). */
 QString quoteConninfoValue(const QString &value);
 
+/** The libpq the program runs with, "15.5" (PQlibVersion). */
+QString libpqVersion();
+
 /**
  * A plain libpq connection (RAII), for the few things Qt Sql cannot do: set-up statements with
  * several commands, and raw COPY. The filter store itself goes through QPSQL.

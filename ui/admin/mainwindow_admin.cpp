@@ -76,8 +76,19 @@ void MainWindow::addName()
     }
     if (!confirmWrite(tr("Add \"%1\": one UPDATE of one row.").arg(name), sql))
         return;
+    const Placement shown = isAscii(name.toUtf8()) ? placeAscii(g, name.toUtf8()) : Placement{};
+    const bool ascii = isAscii(name.toUtf8());
     connect(
-        mSession, &FilterSession::added, this, [this] { mSession->refresh(); }, Qt::SingleShotConnection);
+        mSession, &FilterSession::added, this,
+        [this, name, shown, ascii] {
+            mStatus->setStyleSheet(QString());
+            mStatus->setText(ascii ? tr("Added \"%1\" to chunk %2; refreshing the picture.").arg(name).arg(shown.chunk)
+                                   : tr("Added \"%1\"; refreshing the picture.").arg(name));
+            emit nameAdded(name);
+            mSession->refresh();
+        },
+        Qt::SingleShotConnection);
+    mStatus->setText(tr("Adding \"%1\"...").arg(name));
     mSession->add({name});
 }
 
@@ -138,9 +149,25 @@ void MainWindow::sampleFpr()
     if (!ok)
         return;
     mStatus->setText(tr("Sampling %L1 random names...").arg(probes));
+    auto *progress =
+        new QProgressDialog(tr("Checking %L1 names that were never added...").arg(probes), tr("Cancel"), 0, 1000, this);
+    progress->setWindowTitle(tr("Sample the FPR"));
+    progress->setObjectName(QStringLiteral("sampleProgress"));
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    progress->setMinimumDuration(300);
+    connect(progress, &QProgressDialog::canceled, mSession, &FilterSession::cancel);
+    const auto progressConn =
+        connect(mSession, &FilterSession::sampleProgress, progress, [progress](qint64 done, qint64 total) {
+            progress->setValue(int(1000.0 * double(done) / double(qMax<qint64>(1, total))));
+            progress->setLabelText(tr("Checked %L1 of %L2 never-added names...").arg(done).arg(total));
+        });
+    connect(mSession, &FilterSession::failed, progress, &QWidget::close, Qt::SingleShotConnection);
     connect(
         mSession, &FilterSession::sampled, this,
-        [this](const FprSample &s) {
+        [this, progress, progressConn](const FprSample &s) {
+            disconnect(progressConn);
+            progress->close();
+            mStatus->setText(tr("Measured FPR %1 on %L2 probes").arg(s.measured, 0, 'g', 4).arg(s.probes));
             QMessageBox::information(
                 this, tr("Measured FPR"),
                 tr("Measured: %1 (%L2 of %L3 probes; 95% interval %4 .. %5)\nEstimated from the fill: %6\nModel: %7\n\n"

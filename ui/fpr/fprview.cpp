@@ -239,6 +239,17 @@ void FprView::rebuildModel()
     updateMarkers();
 }
 
+QString FprView::samplesCsv() const
+{
+    QString out = QStringLiteral("time,estimated_names,estimated_fpr\n");
+    for (const Sample &s : mSamples)
+        out += QStringLiteral("%1,%2,%3\n")
+                   .arg(s.at.toUTC().toString(Qt::ISODateWithMs))
+                   .arg(qRound64(s.names))
+                   .arg(s.fpr, 0, 'g', 6);
+    return out;
+}
+
 QString FprView::capacityText() const
 {
     const double now = mSamples.isEmpty() ? 0 : mSamples.last().names;

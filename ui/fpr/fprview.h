@@ -46,6 +46,8 @@ public:
     QValueAxis *timeFprAxis() const { return mTimeFprAxis; }
     QChartView *modelView() const { return mModelView; }
     QString capacityText() const;
+    /** "time,estimated_names,estimated_fpr" and one line a refresh. */
+    QString samplesCsv() const;
     QString forecastText() const;
 
 private:

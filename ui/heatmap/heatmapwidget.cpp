@@ -1,5 +1,6 @@
 #include "heatmap/heatmapwidget.h"
 
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -15,6 +16,77 @@ HeatmapWidget::HeatmapWidget(QWidget *parent)
     setMinimumSize(256, 128);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setCursor(Qt::CrossCursor);
+    // The keyboard reaches it too: arrows move between chunks, Enter opens one, +/- zoom, 0 fits.
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Heatmap of chunk fill"));
+    setAccessibleDescription(tr("Arrow keys move between chunks, Enter shows a chunk's bits, + and - zoom, 0 fits."));
+}
+
+void HeatmapWidget::keyPressEvent(QKeyEvent *e)
+{
+    const qint64 chunks = qint64(mResult.fill.setBits.size());
+    if (chunks == 0 || mResult.imageColumns == 0) {
+        QWidget::keyPressEvent(e);
+        return;
+    }
+    const qint64 cols = mResult.imageColumns;
+    const qint64 step = e->modifiers() & Qt::ShiftModifier ? 16 : 1;
+    qint64 c = mHover >= 0 ? mHover : 0;
+    switch (e->key()) {
+    case Qt::Key_Left:
+        c -= step;
+        break;
+    case Qt::Key_Right:
+        c += step;
+        break;
+    case Qt::Key_Up:
+        c -= step * cols;
+        break;
+    case Qt::Key_Down:
+        c += step * cols;
+        break;
+    case Qt::Key_Home:
+        c = 0;
+        break;
+    case Qt::Key_End:
+        c = chunks - 1;
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space:
+        emit chunkClicked(quint32(c));
+        return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        setZoom(mZoom * 1.5, cellRect(quint32(c)).center());
+        return;
+    case Qt::Key_Minus:
+        setZoom(mZoom / 1.5, cellRect(quint32(c)).center());
+        return;
+    case Qt::Key_0:
+        fit();
+        return;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
+    }
+    c = qBound<qint64>(0, c, chunks - 1);
+    if (c != mHover) {
+        mHover = c;
+        setToolTip(describeChunk(quint32(c)));
+        emit hovered(c);
+        update();
+    }
+}
+
+void HeatmapWidget::focusInEvent(QFocusEvent *e)
+{
+    if (mHover < 0 && !mResult.fill.setBits.empty()) {
+        mHover = 0;
+        emit hovered(0);
+    }
+    update();
+    QWidget::focusInEvent(e);
 }
 
 void HeatmapWidget::setLoading(const Geometry &g)
@@ -126,6 +198,11 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
         p.setPen(QPen(Qt::white, 1.5));
         p.setBrush(Qt::NoBrush);
         p.drawRect(cell);
+    }
+    if (hasFocus()) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(rect().adjusted(1, 1, -1, -1));
     }
 }
 

@@ -19,6 +19,8 @@ public:
     /** Until the first refresh of a (new) filter: no picture, and a line that says it is loading. */
     void setLoading(const Geometry &g);
     const FillResult &result() const { return mResult; }
+    /** The chunk under the mouse or the keyboard's cursor, or -1. */
+    qint64 current() const { return mHover; }
     /** The chunk under a widget position, or -1. */
     qint64 chunkAt(QPointF pos) const;
     /** Where a chunk's cell is drawn (for tests and hover marks). */
@@ -43,6 +45,8 @@ protected:
     void mouseReleaseEvent(QMouseEvent *) override;
     void mouseDoubleClickEvent(QMouseEvent *) override;
     void leaveEvent(QEvent *) override;
+    void keyPressEvent(QKeyEvent *) override;
+    void focusInEvent(QFocusEvent *) override;
 
 private:
     QRectF imageRect() const;

@@ -1,8 +1,11 @@
 #include "redis/rediswindow.h"
+#include "heatmap/heatmapwidget.h"
+#include "style/files.h"
 #include "style/theme.h"
 
 #include "session/sessiontypes.h"
 
+#include <QApplication>
 #include <QChartView>
 #include <QHBoxLayout>
 #include <QHelpEvent>
@@ -10,6 +13,8 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -41,16 +46,22 @@ public:
             mMax = qMax(mMax, v);
         update();
     }
+    quint32 maxSetBits() const { return mMax; }
+    /** Columns for the widget's shape, so the cells fill its whole width and height. */
     int columns() const
     {
-        return qMax(1, int(std::ceil(std::sqrt(double(qMax<size_t>(1, mFill.setBits.size())) * 1.6))));
+        const double n = double(qMax<size_t>(1, mFill.setBits.size()));
+        const double aspect = double(qMax(1, width() - 8)) / double(qMax(1, height() - 8));
+        return qBound(1, int(std::ceil(std::sqrt(n * aspect))), int(n));
     }
     QRect cell(size_t b) const
     {
         const int cols = columns();
         const int rows = int((mFill.setBits.size() + size_t(cols) - 1) / size_t(cols));
-        const int s = qMax(2, qMin((width() - 8) / cols, (height() - 8) / qMax(1, rows)));
-        return QRect(4 + int(b % size_t(cols)) * s, 4 + int(b / size_t(cols)) * s, s, s);
+        const double cw = double(width() - 8) / cols, ch = double(height() - 8) / qMax(1, rows);
+        const int c = int(b % size_t(cols)), r = int(b / size_t(cols));
+        return QRect(QPoint(4 + int(c * cw), 4 + int(r * ch)),
+                     QPoint(4 + int((c + 1) * cw) - 1, 4 + int((r + 1) * ch) - 1));
     }
 
 protected:
@@ -116,10 +127,12 @@ RedisWindow::RedisWindow(QWidget *parent)
     mSummary->setObjectName(QStringLiteral("redisSummary"));
     mSummary->setWordWrap(true);
     mSummary->setTextFormat(Qt::RichText);
+    mLegend = new HeatmapLegend(this);
     auto *heatTab = new QWidget(this);
     auto *heatLayout = new QVBoxLayout(heatTab);
     heatLayout->addWidget(mSummary);
     heatLayout->addWidget(mHeatmap, 1);
+    heatLayout->addWidget(mLegend);
 
     auto *chart = new QChart;
     chart->setTitle(tr("False-positive rate against names"));
@@ -196,6 +209,27 @@ RedisWindow::RedisWindow(QWidget *parent)
     setCentralWidget(mTabs);
     mStatus = new QLabel(this);
     statusBar()->addWidget(mStatus, 1);
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Export the heatmap as &PNG..."), this, [this] {
+        const QString path = chooseSaveFile(this, tr("Export the heatmap"), QStringLiteral("redis-heatmap.png"),
+                                            tr("PNG images (*.png)"), QStringLiteral("png"));
+        if (!path.isEmpty() && !mHeatmap->grab().save(path, "PNG"))
+            QMessageBox::warning(this, tr("Export"), tr("cannot write %1").arg(path));
+    });
+    file->addSeparator();
+    file->addAction(tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), this, &QWidget::close);
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit);
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), this, [this] {
+        QMetaObject::invokeMethod(
+            mWorker, [w = mWorker] { w->refresh(); }, Qt::QueuedConnection);
+    });
+    view->addSeparator();
+    const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through")};
+    for (int i = 0; i < names.size(); ++i)
+        view->addAction(names[i], QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this,
+                        [this, i] { mTabs->setCurrentIndex(i); });
 
     mTimer = new QTimer(this);
     mTimer->setInterval(10000);
@@ -280,6 +314,7 @@ void RedisWindow::onRefreshed(const RedisRefresh &r)
     const RedisFill &f = r.fill;
     mFill = f;
     mHeatmap->setFill(f);
+    mLegend->setScale(0, mHeatmap->maxSetBits(), quint32(f.blockBits), 2, HeatScale::Absolute);
     const double m = double(f.bits);
     mSummary->setText(
         tr("<b>%1</b> on %2: m = %L3 bits, k = 2, key %L4 bytes. Set: %L5 bits (%6) in %7 blocks of %8 bits, read "

@@ -16,6 +16,7 @@ class QValueAxis;
 
 namespace bloom {
 
+class HeatmapLegend;
 class RedisHeatmap;
 
 /**
@@ -55,6 +56,7 @@ private:
     RedisFill mFill;
     int mStepToken = 0;
     bool mStepped = false;
+    HeatmapLegend *mLegend = nullptr;
     QString mWhere;
     QByteArray mKey;
 

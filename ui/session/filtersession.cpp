@@ -63,6 +63,7 @@ FilterSession::FilterSession(QObject *parent)
     connect(mWorker, &FilterWorker::loadProgress, this, &FilterSession::loadProgress);
     connect(mWorker, &FilterWorker::loaded, this, &FilterSession::loaded);
     connect(mWorker, &FilterWorker::sampled, this, &FilterSession::sampled);
+    connect(mWorker, &FilterWorker::sampleProgress, this, &FilterSession::sampleProgress);
     connect(mWorker, &FilterWorker::failed, this, [this](Operation op, const Error &e, bool lost) {
         if (op == Operation::Refresh)
             mRefreshing = false;

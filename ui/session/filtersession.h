@@ -54,6 +54,7 @@ signals:
     void loadProgress(const bloom::LoadProgress &progress);
     void loaded(const bloom::LoadReport &report);
     void sampled(const bloom::FprSample &sample);
+    void sampleProgress(qint64 done, qint64 total);
     void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
 
     // To the worker (queued).

@@ -317,7 +317,7 @@ void FilterWorker::sample(qint64 probes)
     CancelScope scope{mCancel};
     if (!ensureOpen(Operation::Sample))
         return;
-    auto s = mStore->sampleFpr(probes);
+    auto s = mStore->sampleFpr(probes, [this](qint64 done, qint64 total) { emit sampleProgress(done, total); });
     if (!s) {
         report(Operation::Sample, s.error());
         return;

@@ -42,6 +42,7 @@ signals:
     void loadProgress(const bloom::LoadProgress &progress);
     void loaded(const bloom::LoadReport &report);
     void sampled(const bloom::FprSample &sample);
+    void sampleProgress(qint64 done, qint64 total);
     /** Any operation failed; `lost` when the connection is gone (the session retries). */
     void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
 

@@ -51,20 +51,31 @@ ReplayPanel::ReplayPanel(ShardSession *session, QWidget *parent)
     mReplayNames->setObjectName(QStringLiteral("replayNames"));
     mReplayNames->setRange(1, 100000);
     mReplayNames->setValue(1000);
+    mReplayNames->setAccessibleName(tr("Names to replay"));
     mTakenPercent = new QSpinBox(this);
     mTakenPercent->setRange(0, 100);
     mTakenPercent->setValue(10);
     mTakenPercent->setSuffix(tr(" % taken"));
+    mTakenPercent->setAccessibleName(tr("Share of replayed names already taken"));
     mTypingMs = new QSpinBox(this);
     mTypingMs->setRange(10, 2000);
     mTypingMs->setValue(150);
+    mTypingMs->setObjectName(QStringLiteral("typingMs"));
+    // The replay does not wait between keys: it runs as fast as the shards answer, on a simulated clock
+    // where a key comes every N ms (which decides what the debounce skips). Say so where it is set.
+    mTypingMs->setPrefix(tr("simulated clock: "));
     mTypingMs->setSuffix(tr(" ms a key"));
+    mTypingMs->setAccessibleName(tr("Simulated time between keystrokes"));
+    mTypingMs->setToolTip(tr("The replay runs as fast as the shards answer, not in real time; this is the time "
+                             "between keys on its simulated clock, which decides which keystrokes the debounce "
+                             "skips."));
     mReplayDebounce = new QSpinBox(this);
     mReplayDebounce->setObjectName(QStringLiteral("replayDebounce"));
     mReplayDebounce->setRange(0, 2000);
     mReplayDebounce->setSingleStep(50);
     mReplayDebounce->setSuffix(tr(" ms debounce"));
     mReplayDebounce->setSpecialValueText(tr("no debounce"));
+    mReplayDebounce->setAccessibleName(tr("Debounce"));
     mReplayButton = new QPushButton(tr("Replay"), this);
     mReplayButton->setObjectName(QStringLiteral("replayButton"));
     mCancelButton = new QPushButton(tr("Cancel"), this);

@@ -1,4 +1,5 @@
 #include "teach/teachwindow.h"
+#include "style/files.h"
 #include "style/theme.h"
 
 #include "model/name.h"
@@ -181,6 +182,7 @@ TeachWindow::TeachWindow(QWidget *parent)
     mTabs->addTab(filterTab, tr("One filter, step by step"));
     mTabs->addTab(mCompare, tr("Classic vs blocked"));
     setCentralWidget(mTabs);
+    connect(mTabs, &QTabWidget::currentChanged, this, &TeachWindow::updateStatus);
     mStatus = new QLabel(this);
     // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
     mStatus->setMinimumWidth(1);
@@ -188,11 +190,11 @@ TeachWindow::TeachWindow(QWidget *parent)
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open session..."), QKeySequence::Open, this, &TeachWindow::chooseOpen);
-    file->addAction(tr("&Save session..."), QKeySequence::Save, this, &TeachWindow::chooseSave);
+    file->addAction(tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &TeachWindow::chooseOpen);
+    file->addAction(tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S), this, &TeachWindow::chooseSave);
     file->addAction(tr("&Export picture (PNG)..."), this, &TeachWindow::chooseExport);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit);
 
     configureControls();
     newFilter();
@@ -419,6 +421,12 @@ void TeachWindow::finishOp()
 
 void TeachWindow::updateStatus()
 {
+    if (mTabs && mTabs->currentWidget() == mCompare) {
+        // The status line speaks of the tab on screen: the comparison has its own filters.
+        mStatus->setText(
+            tr("Classic vs blocked: %1 names in each filter; the summary above compares them.").arg(mCompare->names()));
+        return;
+    }
     // For a classic filter (set/m)^k is the rate of this very fill; the model averages over fills.
     const QString fill =
         mFilter->scheme() == SandboxFilter::Scheme::Classic
@@ -530,8 +538,8 @@ bool TeachWindow::exportPicture(const QString &path)
 
 void TeachWindow::chooseSave()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save the session"), QStringLiteral("bloom-session.json"), tr("Bloomscope sessions (*.json)"));
+    const QString path = chooseSaveFile(this, tr("Save the session"), QStringLiteral("bloom-session.json"),
+                                        tr("Bloomscope sessions (*.json)"), QStringLiteral("json"));
     QString error;
     if (!path.isEmpty() && !saveSession(path, &error))
         QMessageBox::warning(this, tr("Save session"), error);
@@ -548,8 +556,8 @@ void TeachWindow::chooseOpen()
 
 void TeachWindow::chooseExport()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the picture"), QStringLiteral("bloom.png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path = chooseSaveFile(this, tr("Export the picture"), QStringLiteral("bloom.png"),
+                                        tr("PNG images (*.png)"), QStringLiteral("png"));
     if (!path.isEmpty() && !exportPicture(path))
         QMessageBox::warning(this, tr("Export picture"), tr("cannot write %1").arg(path));
 }
