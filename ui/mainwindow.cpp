@@ -139,7 +139,12 @@ MainWindow::MainWindow(QWidget *parent)
 
     mTabs = new QTabWidget(this);
     mTabs->addTab(heatTab, tr("Heatmap"));
-    mTabs->addTab(mFpr, tr("FPR"));
+    // The FPR charts need their height to label their axes: on a small screen the tab scrolls.
+    auto *fprScroll = new QScrollArea(this);
+    fprScroll->setWidget(mFpr);
+    fprScroll->setWidgetResizable(true);
+    fprScroll->setFrameShape(QFrame::NoFrame);
+    mTabs->addTab(fprScroll, tr("FPR"));
     mTabs->addTab(mStep, tr("Step-through"));
     mTabs->addTab(chunkTab, tr("Chunk"));
     mShards = new ShardSession(this);

@@ -46,6 +46,8 @@ int runTeach(const QString &sessionFile, const QString &view, const QString &scr
     }
     if (view == QLatin1String("compare"))
         window.showCompare();
+    if (!screenshot.isEmpty())
+        window.resize(1280, 800); // the README's pictures have one size, whatever the screen
     window.show();
     if (!screenshot.isEmpty()) {
         QTimer::singleShot(500, &window, [&window, screenshot] { saveAndExit(&window, screenshot); });
@@ -76,6 +78,8 @@ int runRedis(const QString &url, bool demo, const QString &key, const QString &b
         }
         window.open(*target, key.toUtf8(), m);
     }
+    if (!screenshot.isEmpty())
+        window.resize(1280, 800);
     window.show();
     if (!screenshot.isEmpty()) {
         const auto grab = [&window, screenshot] {

@@ -85,6 +85,7 @@ FprView::FprView(QWidget *parent)
     mModelView->setObjectName(QStringLiteral("fprChart"));
     mModelView->setAccessibleName(tr("FPR against names"));
     mModelView->setRenderHint(QPainter::Antialiasing);
+    mModelView->setMinimumHeight(280); // below this Qt Charts elides every axis label to "..."
     theme::styleChart(chart, pal);
 
     auto *timeChart = new QChart;
@@ -122,6 +123,7 @@ FprView::FprView(QWidget *parent)
     mTimeView->setObjectName(QStringLiteral("fprTimeChart"));
     mTimeView->setAccessibleName(tr("Estimated FPR over time"));
     mTimeView->setRenderHint(QPainter::Antialiasing);
+    mTimeView->setMinimumHeight(190);
     theme::styleChart(timeChart, pal);
 
     mTargetBox = new QDoubleSpinBox(this);

@@ -228,9 +228,11 @@ void fitToScreen(QWidget *window, const QSize &preferred)
     if (const QScreen *screen = window->screen() ? window->screen() : QGuiApplication::primaryScreen())
         size = size.boundedTo(screen->availableSize() * 0.9);
     window->resize(size.expandedTo(window->minimumSizeHint().boundedTo(size)));
-    // Word-wrapped labels know their minimum only once laid out: fit again when the window is up.
-    QTimer::singleShot(0, window, [window, size] {
-        if (window->windowState() == Qt::WindowNoState)
+    // Word-wrapped labels know their minimum only once laid out: fit again when the window is up,
+    // unless someone sized it since (a user, --screenshot).
+    const QSize first = window->size();
+    QTimer::singleShot(0, window, [window, size, first] {
+        if (window->windowState() == Qt::WindowNoState && window->size() == first)
             window->resize(size.expandedTo(window->minimumSizeHint().boundedTo(size)));
     });
 }

@@ -82,22 +82,27 @@ CompareView::CompareView(QWidget *parent)
     chart->setTitle(tr("False-positive rate against names added"));
     mClassicModel = new QLineSeries(chart);
     mClassicModel->setName(tr("classic, model"));
-    mClassicModel->setPen(QPen(ClassicColour, 2));
+    const QColor classic = theme::seriesColour(ClassicColour, palette());
+    const QColor blockedColour = theme::seriesColour(BlockedColour, palette());
+    mClassicModel->setPen(QPen(classic, 2));
     mBlockedModel = new QLineSeries(chart);
     mBlockedModel->setName(tr("blocked, model"));
-    mBlockedModel->setPen(QPen(BlockedColour, 2));
+    mBlockedModel->setPen(QPen(blockedColour, 2));
     mClassicMeasured = new QScatterSeries(chart);
     mClassicMeasured->setName(tr("classic, measured"));
-    mClassicMeasured->setColor(ClassicColour);
+    mClassicMeasured->setColor(classic);
+    mClassicMeasured->setBorderColor(classic);
     mClassicMeasured->setMarkerSize(8);
     mBlockedMeasured = new QScatterSeries(chart);
     mBlockedMeasured->setName(tr("blocked, measured"));
-    mBlockedMeasured->setColor(BlockedColour);
+    mBlockedMeasured->setColor(blockedColour);
+    mBlockedMeasured->setBorderColor(blockedColour);
     mBlockedMeasured->setMarkerSize(8);
     mBlockedMeasured->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     mNow = new QScatterSeries(chart);
     mNow->setName(tr("now"));
-    mNow->setColor(QColor(0xf0, 0x9a, 0x1c));
+    mNow->setColor(theme::seriesColour(QColor(0xf0, 0x9a, 0x1c), palette()));
+    mNow->setBorderColor(mNow->color());
     mNow->setMarkerSize(13);
     for (QAbstractSeries *s : std::initializer_list<QAbstractSeries *>{mClassicModel, mBlockedModel, mClassicMeasured,
                                                                        mBlockedMeasured, mNow})
@@ -116,9 +121,11 @@ CompareView::CompareView(QWidget *parent)
         s->attachAxis(mNAxis);
         s->attachAxis(mFprAxis);
     }
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setAlignment(Qt::AlignRight); // five entries: a column never cuts their names
     auto *chartView = new QChartView(chart, this);
     chartView->setRenderHint(QPainter::Antialiasing);
+    chartView->setAccessibleName(tr("FPR against names, classic and blocked"));
+    theme::styleChart(chart, palette());
 
     mSummary = new QLabel(this);
     mSummary->setObjectName(QStringLiteral("compareSummary"));
@@ -191,7 +198,9 @@ void CompareView::rebuild()
         if (mb > 0)
             mBlockedMeasured->append(upto, mb);
     }
-    mNAxis->setRange(0, maxN);
+    const theme::NiceAxis x = theme::niceAxis(0, maxN, 4);
+    mNAxis->setRange(0, x.max);
+    mNAxis->setTickCount(x.tickCount());
     const QSignalBlocker block(mN);
     mN->setRange(0, maxN);
     // Start where the classic model gives the reference's 0.578%: about 10.7 bits a name.
