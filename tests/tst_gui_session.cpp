@@ -243,6 +243,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(dialog.testText().contains(QLatin1String("round trip")), 20000);
         QVERIFY2(dialog.testText().contains(QLatin1String("PostgreSQL 15")), qPrintable(dialog.testText()));
         QVERIFY(dialog.testText().contains(QLatin1String("131072 chunks")));
+        if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
+            dialog.grab().save(dir + QStringLiteral("/connect.png"));
         QVERIFY(!session.isOpen());
         QVERIFY(dialog.isVisible());
         // A database without the filter: the fix names the dialog's fields, not bloomctl's options.

@@ -5,6 +5,8 @@
 #include "mainwindow.h"
 #include "model/fprmodel.h"
 #include "redis/rediswindow.h"
+#include "shards/replaypanel.h"
+#include "shards/shardsession.h"
 #include "step/stepthroughview.h"
 #include "style/files.h"
 #include "style/theme.h"
@@ -25,6 +27,7 @@
 #include <QScreen>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
@@ -333,6 +336,14 @@ void TestGuiViews::keyboardAndMenusReachEveryAction()
     // A file saved without its suffix gets it.
     QCOMPARE(withSuffix(QStringLiteral("/tmp/heatmap"), QStringLiteral("png")), QStringLiteral("/tmp/heatmap.png"));
     QCOMPARE(withSuffix(QStringLiteral("/tmp/a.PNG"), QStringLiteral("png")), QStringLiteral("/tmp/a.PNG"));
+
+    // The replay says its clock is simulated, where its speed is set.
+    ShardSession shards;
+    ReplayPanel replay(&shards);
+    auto *typing = replay.findChild<QSpinBox *>(QStringLiteral("typingMs"));
+    QVERIFY(typing);
+    QVERIFY(typing->prefix().contains(QLatin1String("simulated")));
+    QVERIFY(typing->toolTip().contains(QLatin1String("not in real time")));
 
     // The comparison tab's status line is its own, not the other tab's.
     teach.show();

@@ -70,7 +70,7 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
 
     auto *form = new QFormLayout;
     form->addRow(tr("Profile:"), mProfiles);
-    form->addRow(tr("Name:"), mName);
+    form->addRow(tr("Profile &name:"), mName);
     form->addRow(tr("Host:"), mHost);
     form->addRow(tr("Port:"), mPort);
     form->addRow(tr("Database:"), mDatabase);
