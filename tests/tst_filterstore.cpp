@@ -12,6 +12,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <libpq-fe.h>
+
 #include <thread>
 
 using namespace bloom;
@@ -405,6 +407,56 @@ private slots:
         QVERIFY2(s.error().message.contains(QLatin1String("131072 chunks x 8192 bits, k=7")),
                  qPrintable(s.error().message));
         QVERIFY(s.error().message.contains(QLatin1String("'Grace'")));
+    }
+
+    void preparedAndPipelinedChecksAgreeWithTheServer()
+    {
+        // The libpq paths (PQexecPrepared for one name, a pipeline for many) answer as the reference
+        // statement does, for added and never-added names, mixed case and non-ASCII included.
+        QList<QByteArray> names;
+        for (int i = 0; i < 3000; ++i)
+            names.append((i % 3 ? "Pipe-" : "pipé-ÜSER-") + QByteArray::number(i));
+        QList<QByteArray> added = names.mid(0, 1500);
+        auto placedAdded = mStore->place(added);
+        QVERIFY(placedAdded.ok());
+        QVERIFY(mStore->addBulk(*placedAdded).ok());
+        auto placed = mStore->place(names);
+        QVERIFY(placed.ok());
+        auto pipelined = mStore->checkPipelined(*placed);
+        auto array = mStore->checkArray(*placed);
+        auto chosen = mStore->check(*placed);
+        QVERIFY(pipelined.ok() && array.ok() && chosen.ok());
+        QCOMPARE(*pipelined, *array);
+        QCOMPARE(*chosen, *array);
+        for (qsizetype i = 0; i < names.size(); i += 37) {
+            const bool one = mStore->check({placed->at(i)})->value(0);
+            QCOMPARE(one, pipelined->at(i));
+            QCOMPARE(one, referenceCheck(names[i]));
+            if (i < 1500)
+                QVERIFY2(one, names[i].constData()); // no false negative
+        }
+        // A missing chunk row is an error on every path, never "definitely free".
+        const Placement gone = placed->at(7);
+        QVERIFY(mRaw->exec(QStringLiteral("begin")).ok());
+        QVERIFY(mRaw->exec(QStringLiteral("create temp table saved as select * from username_filter where chunk = %1; "
+                                          "delete from username_filter where chunk = %1")
+                               .arg(gone.chunk))
+                    .ok());
+        QVERIFY(mRaw->exec(QStringLiteral("commit")).ok());
+        QCOMPARE(mStore->check({gone}).error().kind, ErrorKind::ForeignFilter);
+        QCOMPARE(mStore->check(*placed).error().kind, ErrorKind::ForeignFilter);
+        QCOMPARE(mStore->checkArray(*placed).error().kind, ErrorKind::ForeignFilter);
+        QVERIFY(mRaw->exec(QStringLiteral("insert into username_filter select * from saved")).ok());
+        QVERIFY(mStore->check(*placed).ok()); // and the connection is usable after the error
+        // A connection that dies under the pipeline is a connection error, not an answer.
+        auto db = openDb(mCluster.connectionString(QStringLiteral("ref")));
+        FilterStore store(*db, FilterRef{});
+        QVERIFY(store.attach().ok());
+        QVERIFY(store.check({placed->first()}).ok()); // prepared on this session
+        QVERIFY(mRaw->exec(QStringLiteral("select pg_terminate_backend(%1)").arg(PQbackendPID(db->pgconn()))).ok());
+        QTest::qWait(200);
+        QCOMPARE(store.check({placed->first()}).error().kind, ErrorKind::Connection);
+        QCOMPARE(store.check(*placed).error().kind, ErrorKind::Connection);
     }
 
     void connectionErrors()

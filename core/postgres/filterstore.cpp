@@ -1,4 +1,5 @@
 #include "postgres/filterstore.h"
+#include "postgres/pgprepared.h"
 
 #include "model/fprmodel.h"
 #include "model/maskbatch.h"
@@ -167,6 +168,17 @@ Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
         return s.error();
     if (placements.size() == 1)
         return checkOne(placements.first());
+    // bench_store: the prepared check pipelined answers 1.6-1.7x the names a second of the reference
+    // statement pipelined; one array query per 10,000 names, 0.8-0.9x.
+    if (mDb.pgconn())
+        return checkPipelined(placements);
+    return checkArray(placements);
+}
+
+Result<QList<bool>> FilterStore::checkArray(const QList<Placement> &placements)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
     QList<bool> out;
     out.reserve(placements.size());
     const int k = mGeometry.k();
@@ -208,6 +220,35 @@ Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
     return out;
 }
 
+Result<QList<bool>> FilterStore::checkPipelined(const QList<Placement> &placements)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    PGconn *pg = mDb.pgconn();
+    if (!pg)
+        return checkArray(placements);
+    if (!mPreparedCheck)
+        mPreparedCheck = std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k());
+    QList<bool> out;
+    out.reserve(placements.size());
+    for (qsizetype from = 0; from < placements.size(); from += CheckBatch) {
+        if (cancelled())
+            return cancelledError(QStringLiteral("checking names"));
+        auto v = mPreparedCheck->checkPipelined(placements.mid(from, CheckBatch));
+        if (!v)
+            return v.error();
+        for (qsizetype i = 0; i < v->size(); ++i) {
+            if (!v->at(i).has_value())
+                return makeError(
+                    ErrorKind::ForeignFilter,
+                    QStringLiteral("chunk %1 has no row in %2").arg(placements[from + i].chunk).arg(mTable),
+                    QStringLiteral("never answer 'free' from a filter with missing rows: restore them"));
+            out.append(*v->at(i));
+        }
+    }
+    return out;
+}
+
 QString FilterStore::checkOneSql() const
 {
     QStringList bits;
@@ -219,7 +260,20 @@ QString FilterStore::checkOneSql() const
 
 Result<QList<bool>> FilterStore::checkOne(const Placement &p)
 {
-    // One indexed row read; the statement is prepared once per store and reused.
+    // One indexed row read, one round trip: through libpq with binary parameters and result when the
+    // connection is QPSQL's (always, in practice), else Qt's prepared query.
+    if (PGconn *pg = mDb.pgconn()) {
+        if (!mPreparedCheck)
+            mPreparedCheck = std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k());
+        auto v = mPreparedCheck->check(p);
+        if (!v)
+            return v.error();
+        if (!v->has_value())
+            return makeError(ErrorKind::ForeignFilter,
+                             QStringLiteral("chunk %1 has no row in %2").arg(p.chunk).arg(mTable),
+                             QStringLiteral("never answer 'free' from a filter with missing rows: restore them"));
+        return QList<bool>{**v};
+    }
     if (!mCheckOne) {
         QStringList bits;
         for (int i = 0; i < mGeometry.k(); ++i)

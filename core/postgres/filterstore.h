@@ -22,6 +22,8 @@ class QSqlQuery;
 
 namespace bloom {
 
+class PreparedCheck;
+
 /** Which table and function make up a filter (defaults: the reference names). */
 struct FilterRef {
     QString table = QStringLiteral("username_filter");
@@ -135,6 +137,10 @@ public:
 
     /** true = maybe (all k bits set), false = definitely free. One indexed read per chunk, batched. */
     Result<QList<bool>> check(const QList<Placement> &placements);
+    /** check()'s two ways for many names, public for bench_store: the prepared one-row check pipelined
+     *  (libpq 14+; what check() uses), and one array query per 10,000 names. */
+    Result<QList<bool>> checkPipelined(const QList<Placement> &placements);
+    Result<QList<bool>> checkArray(const QList<Placement> &placements);
     /** One UPDATE per name (the reference's add, done with the client's placement). */
     Status add(const QList<Placement> &placements);
     /** ORs many names in: per-chunk masks merged on the client, COPY, one UPDATE per chunk. */
@@ -186,6 +192,7 @@ private:
     QString mIdentity;
     const std::atomic<bool> *mCancelFlag = nullptr;
     std::unique_ptr<QSqlQuery> mCheckOne;
+    std::unique_ptr<PreparedCheck> mPreparedCheck;
 };
 
 /** The names core uses to probe a filter's function when attaching. */

@@ -14,6 +14,7 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QtEndian>
 
 #include <libpq-fe.h>
 
@@ -110,6 +111,9 @@ int main(int argc, char **argv)
         die(report.error().toString());
 
     PgConn ref(cluster.connectionString(QStringLiteral("reference")));
+
+    // The floor reads the table core's check reads, on a connection of its own as each side has one.
+    PgConn floor(cluster.connectionString(QStringLiteral("ours")));
     PQclear(PQprepare(ref.handle(), "add",
                       "update username_filter f set bits = f.bits | b.mask from username_bits($1) b "
                       "where f.chunk = b.chunk",
@@ -129,37 +133,109 @@ int main(int argc, char **argv)
     std::printf("         ratio: load is %.1fx faster than the reference\n\n", refLoad / ourLoad);
 
     // ---- check ---------------------------------------------------------------------------------
+    // One name at a time, the three ways interleaved so they share the machine's moods: core's check
+    // (client placement, PQexecPrepared with binary parameters and result), the reference statement
+    // (username_bits on the server, prepared), and the floor: a bare primary-key read of one row.
     const int checks = 20000;
-    std::vector<double> ours, theirs;
+    std::vector<double> ours, theirs, bare;
     PQclear(PQprepare(ref.handle(), "check",
                       "select bits & mask = mask as maybe_taken from username_filter join username_bits($1) "
                       "using (chunk)",
                       1, nullptr));
-    QElapsedTimer wall;
-    wall.start();
+    const Oid int4 = 23;
+    PQclear(
+        PQprepare(floor.handle(), "bare", "select octet_length(bits) from username_filter where chunk = $1", 1, &int4));
+    double ourCheckSecs = 0, refCheckSecs = 0, bareSecs = 0;
     for (int i = 0; i < checks; ++i) {
         const QByteArray n = i % 2 ? name(i) : "free-" + QByteArray::number(i);
-        QElapsedTimer one;
-        one.start();
-        auto placed = store.place({n});
-        auto v = store.check(*placed);
-        if (!v)
-            die(v.error().toString());
-        ours.push_back(double(one.nsecsElapsed()) / 1e3);
+        // Each of the three reads a different random chunk, in an order that turns: none of them
+        // finds the row the one before it just read in the caches.
+        const qint32 chunk = qToBigEndian(qint32(quint32(i) * 2654435761u % 131072u));
+        for (int turn = 0; turn < 3; ++turn) {
+            switch ((i + turn) % 3) {
+            case 0: {
+                QElapsedTimer one;
+                one.start();
+                auto placed = store.place({n});
+                auto v = store.check(*placed);
+                if (!v)
+                    die(v.error().toString());
+                ours.push_back(double(one.nsecsElapsed()) / 1e3);
+                ourCheckSecs += ours.back() / 1e6;
+                break;
+            }
+            case 1:
+                theirs.push_back(timedPrepared(ref.handle(), "check", "ref-" + n));
+                refCheckSecs += theirs.back() / 1e6;
+                break;
+            default: {
+                const char *value = reinterpret_cast<const char *>(&chunk);
+                const int length = 4, format = 1;
+                QElapsedTimer one;
+                one.start();
+                PQclear(PQexecPrepared(floor.handle(), "bare", 1, &value, &length, &format, 1));
+                bare.push_back(double(one.nsecsElapsed()) / 1e3);
+                bareSecs += bare.back() / 1e6;
+            }
+            }
+        }
     }
-    const double ourCheckSecs = seconds(wall);
-    wall.restart();
-    for (int i = 0; i < checks; ++i)
-        theirs.push_back(timedPrepared(ref.handle(), "check", i % 2 ? name(i) : "free-" + QByteArray::number(i)));
-    const double refCheckSecs = seconds(wall);
-    std::printf(
-        "check    core (QPSQL, client placement, get_bit on one row): p50 %.0f us, p99 %.0f us, %.0f checks/s\n",
-        percentile(ours, 0.5), percentile(ours, 0.99), checks / ourCheckSecs);
+    std::printf("check    core (libpq PQexecPrepared, binary, client placement, get_bit on one row): p50 %.0f us, "
+                "p99 %.0f us, %.0f checks/s\n",
+                percentile(ours, 0.5), percentile(ours, 0.99), checks / ourCheckSecs);
     std::printf("         reference check query (libpq, username_bits on the server): p50 %.0f us, p99 %.0f us, "
                 "%.0f checks/s\n",
                 percentile(theirs, 0.5), percentile(theirs, 0.99), checks / refCheckSecs);
-    std::printf("         ratio: p50 %.2fx, throughput %.2fx of the reference\n\n",
-                percentile(theirs, 0.5) / percentile(ours, 0.5), refCheckSecs / ourCheckSecs);
+    std::printf("         floor: bare primary-key read of one row, octet_length(bits) (libpq, binary): p50 %.0f us, "
+                "p99 %.0f us\n",
+                percentile(bare, 0.5), percentile(bare, 0.99));
+    std::printf("         ratio: p50 %.2fx the floor, %.2fx faster than the reference; throughput %.2fx the "
+                "reference\n\n",
+                percentile(ours, 0.5) / percentile(bare, 0.5), percentile(theirs, 0.5) / percentile(ours, 0.5),
+                refCheckSecs / ourCheckSecs);
+
+    // Many names at once (bloomctl check -, the GUI's probes, the FPR sample): one array query per
+    // 10,000 names, or the prepared check pipelined; against the reference statement pipelined.
+    const int batch = 200000;
+    QList<QByteArray> batchNames;
+    for (int i = 0; i < batch; ++i)
+        batchNames.append(i % 2 ? name(i) : "free-" + QByteArray::number(i));
+    auto placedBatch = store.place(batchNames);
+    if (!placedBatch)
+        die(placedBatch.error().toString());
+    t.restart();
+    auto arrayVerdicts = store.checkArray(*placedBatch);
+    const double arraySecs = seconds(t);
+    t.restart();
+    auto pipeVerdicts = store.checkPipelined(*placedBatch);
+    const double pipeSecs = seconds(t);
+    if (!arrayVerdicts || !pipeVerdicts || *arrayVerdicts != *pipeVerdicts)
+        die(QStringLiteral("the batch checks disagree"));
+    t.restart();
+    PQenterPipelineMode(ref.handle());
+    for (int from = 0; from < batch; from += 1000) {
+        for (int i = from; i < qMin(batch, from + 1000); ++i) {
+            const char *v = batchNames[i].constData();
+            PQsendQueryPrepared(ref.handle(), "check", 1, &v, nullptr, nullptr, 0);
+        }
+        PQpipelineSync(ref.handle());
+        for (;;) {
+            PGresult *r = PQgetResult(ref.handle());
+            if (!r)
+                continue;
+            const bool sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+            PQclear(r);
+            if (sync)
+                break;
+        }
+    }
+    PQexitPipelineMode(ref.handle());
+    const double refPipeSecs = seconds(t);
+    std::printf("batch    %d names: core array query %.0f names/s, core pipelined %.0f names/s; reference statement "
+                "pipelined %.0f names/s\n",
+                batch, batch / arraySecs, batch / pipeSecs, batch / refPipeSecs);
+    std::printf("         ratio: array %.2fx, pipelined %.2fx the reference pipelined\n\n", refPipeSecs / arraySecs,
+                refPipeSecs / pipeSecs);
 
     // ---- fill vs estimate ----------------------------------------------------------------------
     std::vector<double> fills, estimates;

@@ -1,0 +1,168 @@
+#include "postgres/pgprepared.h"
+
+#include <libpq-fe.h>
+
+#include <QtEndian>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace bloom {
+
+namespace {
+
+constexpr Oid Int4Oid = 23;
+
+using ResultPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+Error pqError(PGconn *pg, const PGresult *r, const QString &what)
+{
+    const QString text = QString::fromUtf8(r ? PQresultErrorMessage(r) : PQerrorMessage(pg)).trimmed();
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+    const QByteArray sqlState = state ? QByteArray(state) : QByteArray();
+    // As Database::queryError words QPSQL's errors, so a caller cannot tell which path failed.
+    if (sqlState == "57014")
+        return makeError(ErrorKind::Cancelled, QStringLiteral("%1: cancelled").arg(what));
+    if (sqlState == "42P01" || sqlState == "42883")
+        return makeError(ErrorKind::MissingFilter, QStringLiteral("%1: %2").arg(what, text));
+    if (PQstatus(pg) != CONNECTION_OK || sqlState.startsWith("08") || sqlState.startsWith("57P") ||
+        text.contains(QLatin1String("server closed the connection")) ||
+        text.contains(QLatin1String("no connection to the server")))
+        return makeError(ErrorKind::Connection, QStringLiteral("%1: lost the connection: %2").arg(what, text),
+                         QStringLiteral("check that the server is up; nothing was committed by the failed step"));
+    return makeError(ErrorKind::Server,
+                     QStringLiteral("%1 failed: %2").arg(what, text.isEmpty() ? QStringLiteral("no answer") : text));
+}
+
+/** The k + 1 binary int4 parameters of one check: the chunk, then the positions. */
+struct Params {
+    explicit Params(const Placement &p)
+    {
+        n = p.k + 1;
+        values[0] = qToBigEndian(qint32(p.chunk));
+        for (int j = 0; j < p.k; ++j)
+            values[j + 1] = qToBigEndian(qint32(p.positions[size_t(j)]));
+        for (int j = 0; j < n; ++j) {
+            pointers[j] = reinterpret_cast<const char *>(&values[j]);
+            lengths[j] = 4;
+            formats[j] = 1;
+        }
+    }
+    int n;
+    qint32 values[Geometry::MaxK + 1];
+    const char *pointers[Geometry::MaxK + 1];
+    int lengths[Geometry::MaxK + 1];
+    int formats[Geometry::MaxK + 1];
+};
+
+Result<std::optional<bool>> verdict(PGconn *pg, const PGresult *r, const QString &what)
+{
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        return pqError(pg, r, what);
+    if (PQntuples(r) == 0)
+        return std::optional<bool>{};
+    return std::optional<bool>{PQgetlength(r, 0, 0) == 1 && *PQgetvalue(r, 0, 0) != 0};
+}
+
+} // namespace
+
+PreparedCheck::PreparedCheck(PGconn *pg, const QString &table, int k)
+    : mPg(pg)
+    , mK(k)
+{
+    static std::atomic<int> serial{0};
+    mName = "bloomscope_check_" + QByteArray::number(++serial);
+    QByteArrayList bits;
+    for (int i = 0; i < k; ++i)
+        bits << "get_bit(bits, $" + QByteArray::number(i + 2) + ')';
+    mSql = "select " + bits.join(" & ") + " = 1 from " + table.toUtf8() + " where chunk = $1";
+    mWhat = QStringLiteral("checking a name in %1").arg(table);
+}
+
+PreparedCheck::~PreparedCheck()
+{
+    // Free the statement on a connection that lives on (a swap re-attaches on the same session).
+    if (mPrepared && PQstatus(mPg) == CONNECTION_OK && PQtransactionStatus(mPg) == PQTRANS_IDLE)
+        PQclear(PQexec(mPg, ("deallocate " + mName).constData()));
+}
+
+Status PreparedCheck::prepare()
+{
+    if (mPrepared)
+        return success();
+    std::vector<Oid> types(size_t(mK + 1), Int4Oid);
+    ResultPtr r(PQprepare(mPg, mName.constData(), mSql.constData(), mK + 1, types.data()), &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)
+        return pqError(mPg, r.get(), QStringLiteral("preparing the check on %1").arg(QString::fromUtf8(mSql)));
+    mPrepared = true;
+    return success();
+}
+
+Result<std::optional<bool>> PreparedCheck::check(const Placement &p)
+{
+    if (auto s = prepare(); !s)
+        return s.error();
+    const Params params(p);
+    ResultPtr r(PQexecPrepared(mPg, mName.constData(), params.n, params.pointers, params.lengths, params.formats,
+                               /*resultFormat=*/1),
+                &PQclear);
+    return verdict(mPg, r.get(), mWhat);
+}
+
+Result<QList<std::optional<bool>>> PreparedCheck::checkPipelined(const QList<Placement> &placements, int window)
+{
+    if (auto s = prepare(); !s)
+        return s.error();
+    QList<std::optional<bool>> out;
+    out.reserve(placements.size());
+    if (PQenterPipelineMode(mPg) != 1)
+        return pqError(mPg, nullptr, QStringLiteral("entering pipeline mode"));
+    std::optional<Error> failure;
+    for (qsizetype from = 0; from < placements.size() && !failure; from += window) {
+        const qsizetype n = qMin<qsizetype>(window, placements.size() - from);
+        for (qsizetype i = from; i < from + n; ++i) {
+            const Params params(placements[i]);
+            if (PQsendQueryPrepared(mPg, mName.constData(), params.n, params.pointers, params.lengths, params.formats,
+                                    1) != 1) {
+                failure = pqError(mPg, nullptr, QStringLiteral("sending a check"));
+                break;
+            }
+        }
+        // Sync even after a failed send: the answers read below end at the sync.
+        if (PQpipelineSync(mPg) != 1) {
+            failure = pqError(mPg, nullptr, QStringLiteral("syncing the checks"));
+            break;
+        }
+        // Read every answer up to the sync (each query's result, then its NULL), whatever failed.
+        for (;;) {
+            PGresult *raw = PQgetResult(mPg);
+            if (!raw) {
+                if (PQstatus(mPg) != CONNECTION_OK) {
+                    failure = pqError(mPg, nullptr, QStringLiteral("checking names"));
+                    break;
+                }
+                continue; // the end of one query's results
+            }
+            ResultPtr r(raw, &PQclear);
+            const ExecStatusType st = PQresultStatus(raw);
+            if (st == PGRES_PIPELINE_SYNC)
+                break;
+            if (st == PGRES_PIPELINE_ABORTED)
+                continue;
+            auto v = verdict(mPg, raw, mWhat);
+            if (!v) {
+                if (!failure)
+                    failure = v.error();
+                continue;
+            }
+            out.append(*v);
+        }
+    }
+    PQexitPipelineMode(mPg);
+    if (failure)
+        return *failure;
+    return out;
+}
+
+} // namespace bloom

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "common/result.h"
+#include "model/placement.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+typedef struct pg_conn PGconn;
+
+namespace bloom {
+
+/**
+ * The check on the sign-up path, through libpq itself: prepared once per connection (PQprepare), run
+ * with binary int4 parameters and a binary bool back (PQexecPrepared), so a check is one round trip
+ * with nothing to parse. A batch is pipelined (libpq 14+): every check is sent, then one sync, then
+ * the answers are read in order.
+ */
+class PreparedCheck {
+public:
+    /** `table` quoted; `k` positions a name. Prepares on first use. */
+    PreparedCheck(PGconn *pg, const QString &table, int k);
+    ~PreparedCheck();
+    PreparedCheck(const PreparedCheck &) = delete;
+    PreparedCheck &operator=(const PreparedCheck &) = delete;
+
+    /** true = maybe, false = definitely free; nullopt when the chunk has no row. */
+    Result<std::optional<bool>> check(const Placement &p);
+    /** The same for many names, pipelined in windows of `window` checks. */
+    Result<QList<std::optional<bool>>> checkPipelined(const QList<Placement> &placements, int window = 1000);
+
+    /** The statement, as prepared ("select get_bit(bits, $2) & ... = 1 from T where chunk = $1"). */
+    const QByteArray &sql() const { return mSql; }
+
+private:
+    Status prepare();
+
+    PGconn *mPg;
+    QByteArray mName, mSql;
+    QString mWhat;
+    int mK;
+    bool mPrepared = false;
+};
+
+} // namespace bloom
