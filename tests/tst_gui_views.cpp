@@ -1,5 +1,6 @@
 // Every view readable and reachable: sizes that fit the screen, contrast in the light and the dark
 // palette, charts with round ticks, a heatmap scale that shows differences, the keyboard and the menus.
+#include "connect/connectdialog.h"
 #include "fpr/fprview.h"
 #include "heatmap/heatmapwidget.h"
 #include "mainwindow.h"
@@ -12,9 +13,13 @@
 #include "style/theme.h"
 #include "teach/teachwindow.h"
 
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
+#include <QComboBox>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -25,6 +30,7 @@
 #include <QRegularExpression>
 #include <QScatterSeries>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -32,6 +38,7 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextEdit>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -81,6 +88,7 @@ private slots:
     void fprChartReadsAtEveryScale();
     void longNamesStayBoundedInTheStepThrough();
     void keyboardAndMenusReachEveryAction();
+    void everyControlHasAnAccessibleName();
 
     void windowsFitTheScreen()
     {
@@ -351,6 +359,43 @@ void TestGuiViews::keyboardAndMenusReachEveryAction()
     auto *status = teach.statusBar()->findChild<QLabel *>();
     QVERIFY(status);
     QVERIFY2(status->text().startsWith(QLatin1String("Classic vs blocked")), qPrintable(status->text()));
+}
+
+void TestGuiViews::everyControlHasAnAccessibleName()
+{
+    // Screen readers and GUI test drivers find a control by its accessible name, a label's buddy, or
+    // (for a button) its text: every control of every window has one.
+    MainWindow main;
+    TeachWindow teach;
+    RedisWindow redis;
+    ConnectDialog connect(main.session());
+    QStringList missing;
+    for (QWidget *root : std::initializer_list<QWidget *>{&main, &teach, &redis, &connect}) {
+        QSet<const QWidget *> buddies;
+        for (QLabel *l : root->findChildren<QLabel *>())
+            if (l->buddy())
+                buddies.insert(l->buddy());
+        for (QWidget *w : root->findChildren<QWidget *>()) {
+            if (w->parentWidget() &&
+                (qobject_cast<QAbstractSpinBox *>(w->parentWidget()) || qobject_cast<QComboBox *>(w->parentWidget())))
+                continue; // the line edit inside a spin box or combo box
+            const bool control = qobject_cast<QLineEdit *>(w) || qobject_cast<QAbstractSpinBox *>(w) ||
+                                 qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSlider *>(w) ||
+                                 qobject_cast<QAbstractItemView *>(w) || qobject_cast<QTextEdit *>(w) ||
+                                 qobject_cast<QAbstractButton *>(w);
+            if (!control || qobject_cast<QScrollBar *>(w) || w->inherits("QTabBar") || w->inherits("QToolButton") ||
+                w->inherits("QHeaderView") || w->inherits("QTableCornerButton"))
+                continue;
+            const auto *button = qobject_cast<QAbstractButton *>(w);
+            const bool named =
+                !w->accessibleName().isEmpty() || buddies.contains(w) || (button && !button->text().isEmpty());
+            if (!named)
+                missing << QStringLiteral("%1: %2 '%3'")
+                               .arg(QString::fromLatin1(root->metaObject()->className()),
+                                    QString::fromLatin1(w->metaObject()->className()), w->objectName());
+        }
+    }
+    QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral("; "))));
 }
 
 QTEST_MAIN(TestGuiViews)

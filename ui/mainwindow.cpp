@@ -172,7 +172,9 @@ MainWindow::MainWindow(QWidget *parent)
     mPause = new QCheckBox(tr("Pause"), this);
     auto *bar = addToolBar(tr("Refresh"));
     bar->setMovable(false);
-    bar->addWidget(new QLabel(tr(" Refresh every "), this));
+    auto *intervalLabel = new QLabel(tr(" Refresh &every "), this);
+    intervalLabel->setBuddy(mInterval);
+    bar->addWidget(intervalLabel);
     bar->addWidget(mInterval);
     bar->addWidget(mPause);
     QAction *now = bar->addAction(tr("Refresh now"));

@@ -184,6 +184,7 @@ RedisWindow::RedisWindow(QWidget *parent)
 
     mName = new QLineEdit(QStringLiteral("ada"), this);
     mName->setObjectName(QStringLiteral("redisName"));
+    mName->setAccessibleName(tr("Name to step through"));
     mStep = new QLabel(this);
     mStep->setObjectName(QStringLiteral("redisStep"));
     mStep->setTextFormat(Qt::RichText);

@@ -45,9 +45,11 @@ TypingView::TypingView(ShardSession *session, QWidget *parent)
     auto *live = new QGroupBox(tr("Type a username: every keystroke is a check"), this);
     mInput = new QLineEdit(live);
     mInput->setObjectName(QStringLiteral("typingInput"));
+    mInput->setAccessibleName(tr("Username to type"));
     mInput->setPlaceholderText(tr("e.g. grace_hopper"));
     mDebounce = new QSpinBox(live);
     mDebounce->setObjectName(QStringLiteral("typingDebounce"));
+    mDebounce->setAccessibleName(tr("Debounce"));
     mDebounce->setRange(0, 2000);
     mDebounce->setSingleStep(50);
     mDebounce->setSuffix(tr(" ms"));
@@ -63,6 +65,7 @@ TypingView::TypingView(ShardSession *session, QWidget *parent)
 
     mLog = new QTableWidget(0, 7, live);
     mLog->setObjectName(QStringLiteral("typingLog"));
+    mLog->setAccessibleName(tr("Keystrokes and their checks"));
     mLog->setHorizontalHeaderLabels({tr("Typed"), tr("Filter"), tr("Exact answer"), tr("Queries\nfilter"),
                                      tr("Queries\nno filter"), tr("ms\nfilter"), tr("ms\nshards")});
     mLog->setToolTip(tr("Queries: shard queries sent with the filter in front and without it. ms: the filter's "

@@ -58,6 +58,7 @@ StepThroughView::StepThroughView(QWidget *parent)
     mTitle->setFont(bold);
     mText = new QTextBrowser(this);
     mText->setObjectName(QStringLiteral("stepText"));
+    mText->setAccessibleName(tr("Steps"));
     mGrid = new ChunkGridWidget(this);
     mVerdict = new QLabel(this);
     mVerdict->setObjectName(QStringLiteral("verdict"));

@@ -42,15 +42,18 @@ CompareView::CompareView(QWidget *parent)
     : QWidget(parent)
 {
     mSize = new QComboBox(this);
+    mSize->setAccessibleName(tr("Filter size"));
     mSize->addItem(tr("1,024 bits: classic, or 16 chunks x 64"));
     mSize->addItem(tr("4,096 bits: classic, or 64 chunks x 64"));
     mSize->addItem(tr("16,384 bits: classic, or 128 chunks x 128"));
     mSize->setCurrentIndex(1);
     mK = new QSpinBox(this);
+    mK->setAccessibleName(tr("Positions a name (k)"));
     mK->setRange(1, 12);
     mK->setValue(7);
     mK->setPrefix(tr("k = "));
     mN = new QSlider(Qt::Horizontal, this);
+    mN->setAccessibleName(tr("Names added"));
     mN->setObjectName(QStringLiteral("compareNames"));
     mNLabel = new QLabel(this);
     mNLabel->setMinimumWidth(90);

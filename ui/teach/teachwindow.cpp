@@ -56,23 +56,28 @@ TeachWindow::TeachWindow(QWidget *parent)
 
     // The filter and its controls.
     mScheme = new QComboBox(this);
+    mScheme->setAccessibleName(tr("Filter scheme"));
     mScheme->setObjectName(QStringLiteral("teachScheme"));
     mScheme->addItem(tr("Classic: md5(\"i:\" + name) mod m"));
     mScheme->addItem(tr("Blocked: one chunk a name, as username_bits"));
     mBits = new QSpinBox(this);
+    mBits->setAccessibleName(tr("Bits (m)"));
     mBits->setRange(2, 4096);
     mBits->setValue(16);
     mBits->setPrefix(tr("m = "));
     mBits->setSuffix(tr(" bits"));
     mChunks = new QSpinBox(this);
+    mChunks->setAccessibleName(tr("Chunks"));
     mChunks->setRange(1, 64);
     mChunks->setValue(8);
     mChunks->setSuffix(tr(" chunks"));
     mChunkBits = new QComboBox(this);
+    mChunkBits->setAccessibleName(tr("Bits a chunk"));
     for (int b : {8, 16, 32, 64, 128})
         mChunkBits->addItem(tr("x %1 bits").arg(b), b);
     mChunkBits->setCurrentIndex(3);
     mK = new QSpinBox(this);
+    mK->setAccessibleName(tr("Positions a name (k)"));
     mK->setRange(1, 12);
     mK->setValue(3);
     mK->setPrefix(tr("k = "));
@@ -114,6 +119,7 @@ TeachWindow::TeachWindow(QWidget *parent)
     mCheck->setObjectName(QStringLiteral("teachCheck"));
 
     mSpeed = new QSlider(Qt::Horizontal, this);
+    mSpeed->setAccessibleName(tr("Animation step (ms)"));
     mSpeed->setRange(0, 1500);
     mSpeed->setValue(mStepMs);
     mSpeed->setMaximumWidth(160);
@@ -153,6 +159,7 @@ TeachWindow::TeachWindow(QWidget *parent)
     mGrid = new BitGridWidget(this);
     mLog = new QListWidget(this);
     mLog->setObjectName(QStringLiteral("teachLog"));
+    mLog->setAccessibleName(tr("What happened"));
     mLog->setWordWrap(true);
 
     auto *filterTab = new QWidget(this);
