@@ -25,6 +25,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -432,8 +433,8 @@ private slots:
         });
         add->trigger();
         QVERIFY(added.wait(20000));
-        QVERIFY2(mWindow->statusText().contains(QLatin1String("Added \"feedback-name\" to chunk")),
-                 qPrintable(mWindow->statusText()));
+        QVERIFY2(mWindow->statusBar()->currentMessage().contains(QLatin1String("Added \"feedback-name\" to chunk")),
+                 qPrintable(mWindow->statusBar()->currentMessage()));
         // Sampling the FPR shows progress and can be cancelled.
         int sawProgress = 0;
         connect(mWindow->session(), &FilterSession::sampleProgress, this, [&](qint64, qint64) { ++sawProgress; });
@@ -453,6 +454,34 @@ private slots:
         QVERIFY2(result.startsWith(QLatin1String("Measured:")), qPrintable(result));
         admin->trigger(); // back to read-only
         QVERIFY(opened.wait(20000));
+        mWindow->setRefreshInterval(1);
+    }
+
+    void aRefreshReadsNoRowWhenNothingChanged()
+    {
+        Profile app = socketProfile(QStringLiteral("app"));
+        QSignalSpy opened(mWindow->session(), &FilterSession::opened);
+        mWindow->connectTo(app.spec(), app.ref(), app);
+        QVERIFY(opened.wait(20000));
+        mWindow->setRefreshInterval(3600);
+        int before = mWindow->refreshCount();
+        mWindow->session()->refresh();
+        waitForRefreshes(before + 1);
+        QVERIFY(!mWindow->heatmap()->result().unchanged); // the first read of a session reads every row
+        // Nothing written: the next refreshes read no row, and the status bar says what they cost.
+        QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(), mWindow->heatmap()->result().unchanged), 20000);
+        QVERIFY2(mWindow->statusText().contains(QLatin1String("no row read")), qPrintable(mWindow->statusText()));
+        // A write by another session: a later refresh reads again and shows it (within the stats' flush).
+        const Placement p = placeAscii(mWindow->session()->summary().geometry, "written-elsewhere");
+        const quint32 was = mWindow->heatmap()->result().fill.setBits[p.chunk];
+        PgConn writer(mCluster.connectionString(QStringLiteral("app")));
+        QVERIFY(
+            writer.exec(QStringLiteral("update username_filter set bits = ~0::bit(8192) where chunk = %1").arg(p.chunk))
+                .ok());
+        QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(),
+                                  mWindow->heatmap()->result().fill.setBits[p.chunk] == 8192u && was != 8192u),
+                                 20000);
+        QVERIFY(mWindow->statusText().contains(QLatin1String("rows in")));
         mWindow->setRefreshInterval(1);
     }
 

@@ -560,7 +560,7 @@ void MainWindow::onRefreshed(const FillResult &r)
     mSkew->setReport(r.skew);
     const double names = r.fill.estimatedNames();
     mLastNames = names;
-    mFpr->addMeasurement(r.fill.takenAt, r.fill.estimatedFpr(), names);
+    mFpr->addMeasurement(r.checkedAt.isValid() ? r.checkedAt : r.fill.takenAt, r.fill.estimatedFpr(), names);
 
     std::vector<quint32> order(r.fill.setBits.size());
     for (size_t i = 0; i < order.size(); ++i)
@@ -613,13 +613,21 @@ void MainWindow::onRefreshed(const FillResult &r)
         mRebuildBanner->show();
     }
     mStatus->setStyleSheet(QString());
-    mStatus->setText(tr("%1 on %2 &mdash; refreshed %3 in %4 ms (every %5 s%6)")
-                         .arg(mSession->summary().ref.table, mSession->summary().where,
-                              QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat))
-                         .arg(r.fill.elapsedMs)
+    const QString when = QLocale().toString(r.checkedAt.toLocalTime().time(), QLocale::LongFormat);
+    const QString taken = QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat);
+    const QString cost =
+        r.unchanged ? tr("checked %1: no write since %2, no row read").arg(when, taken)
+        : r.throttled
+            ? tr("checked %1: the table changed; the picture of %2 stands until %3 (a full read took "
+                 "%4 ms: at most one every %5 s)")
+                  .arg(when, taken, QLocale().toString(r.nextFullRead.toLocalTime().time(), QLocale::LongFormat))
+                  .arg(r.fill.elapsedMs)
+                  .arg(double(r.fill.elapsedMs) * 10 / 1000.0, 0, 'f', 1)
+            : tr("refreshed %1: read %L2 rows in %3 ms").arg(when).arg(r.fill.setBits.size()).arg(r.fill.elapsedMs);
+    mStatus->setText(tr("%1 on %2 \u2014 %3 (every %4 s%5)")
+                         .arg(mSession->summary().ref.table, mSession->summary().where, cost)
                          .arg(mInterval->value())
-                         .arg(mPause->isChecked() ? tr(", paused") : QString())
-                         .replace(QLatin1String("&mdash;"), QStringLiteral("\u2014")));
+                         .arg(mPause->isChecked() ? tr(", paused") : QString()));
     emit refreshed();
 }
 

@@ -152,6 +152,10 @@ public:
     Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, qsizetype batchNames = 2'000'000);
 
     Result<FillSnapshot> fill();
+    /** The table's write counter from the statistics system (rows inserted + updated + deleted since
+     *  the stats were reset), one catalog call and no table row read; nullopt when track_counts is
+     *  off. It may lag a write by up to a second (the stats are flushed at most once a second). */
+    Result<std::optional<qint64>> writeCounter();
     /** The reference estimate query, run on the server as the text writes it. */
     Result<double> referenceEstimate();
     /** Checks `probes` never-added names, 10,000 at a time (progress(done, total) after each). */

@@ -45,6 +45,23 @@ Result<FillSnapshot> FilterStore::fill()
     return snap;
 }
 
+Result<std::optional<qint64>> FilterStore::writeCounter()
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("select current_setting('track_counts')::bool, pg_stat_get_tuples_inserted(c.oid) + "
+                             "pg_stat_get_tuples_updated(c.oid) + pg_stat_get_tuples_deleted(c.oid) + "
+                             "pg_stat_get_xact_tuples_inserted(c.oid) + pg_stat_get_xact_tuples_updated(c.oid) + "
+                             "pg_stat_get_xact_tuples_deleted(c.oid) from pg_class c where c.oid = to_regclass(?)"));
+    q.addBindValue(mTable);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading the write counter of %1").arg(mTable));
+    if (!q.next() || !q.value(0).toBool())
+        return std::optional<qint64>{};
+    return std::optional<qint64>{q.value(1).toLongLong()};
+}
+
 Result<double> FilterStore::referenceEstimate()
 {
     if (auto s = requireAttached(); !s)

@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QStatusBar>
 
 namespace bloom {
 
@@ -81,9 +82,10 @@ void MainWindow::addName()
     connect(
         mSession, &FilterSession::added, this,
         [this, name, shown, ascii] {
-            mStatus->setStyleSheet(QString());
-            mStatus->setText(ascii ? tr("Added \"%1\" to chunk %2; refreshing the picture.").arg(name).arg(shown.chunk)
-                                   : tr("Added \"%1\"; refreshing the picture.").arg(name));
+            // A message that stays 15 s over the refresh line, which the refresh would overwrite at once.
+            statusBar()->showMessage(ascii ? tr("Added \"%1\" to chunk %2.").arg(name).arg(shown.chunk)
+                                           : tr("Added \"%1\".").arg(name),
+                                     15000);
             emit nameAdded(name);
             mSession->refresh();
         },

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace bloom {
 
@@ -61,6 +62,12 @@ private:
     bool mReadOnly = true;
     bool mConfigured = false;
     QString mLastIdentity; ///< of the filter last shown, to tell a reconnect that finds it swapped
+    /** The last full read, and the write counter and scale it was made at. */
+    std::optional<FillResult> mLast;
+    qint64 mLastCounter = -1;
+    HeatScale mLastScale = HeatScale::Auto;
+    static constexpr qint64 FullReadEverySeconds = 300;
+    static constexpr qint64 ReadCostFactor = 10;
     std::atomic<bool> *mCancel;
     std::atomic<Database *> mRunning{nullptr};
 };

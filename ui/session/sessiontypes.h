@@ -48,6 +48,14 @@ struct FillResult {
     HeatScale scale = HeatScale::Absolute; ///< Absolute or Relative, as chosen for this refresh
     bool onWorkerThread = false;
     RebuildState rebuild; ///< a rebuild of this filter, running or interrupted (exists == false: none)
+    /** The table's write counter was where it was at the last full read: no row was read, the picture
+     *  is that read's (fill.takenAt says when it was made). */
+    bool unchanged = false;
+    /** The table changed but the last full read was too recent for its cost (10x its time): the
+     *  picture is that read's until nextFullRead. */
+    bool throttled = false;
+    QDateTime nextFullRead;
+    QDateTime checkedAt; ///< when this refresh ran (== fill.takenAt for a full read)
 };
 
 /** The database steps of the step-through for one name. */
