@@ -5,7 +5,7 @@ _bloomctl()
     _init_completion || return
 
     local commands="explain init info add check load fill fpr skew chunk rebuild swap drop-old
-        signup audit simulate demo delete-user tables"
+        signup audit simulate demo delete-user tables health metrics"
     local options="--db --table --function --json --chunks --chunk-bits --k --csv --sample --yes
         --shards --generate --taken-share --typing-ms --debounce-ms --source --query --file --method
         --target-fpr --expected-names --into --into-function --grace --abort --exact --no-record

@@ -1,6 +1,7 @@
 #include "local/localcluster.h"
 #include "testcluster.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -156,6 +157,61 @@ private slots:
         r = bloomctl({QStringLiteral("skew")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("outliers: none"));
+    }
+
+    void healthIsAMonitoringPlugin()
+    {
+        // One status line with performance data, and the plugin exit codes: 0 OK, 1 WARNING, 2 CRITICAL,
+        // 3 UNKNOWN (even for what would be a usage or connection error elsewhere in bloomctl).
+        Run r = bloomctl({QStringLiteral("health")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("BLOOMSCOPE OK - public.username_filter: estimated FPR"), r.out.constData());
+        QCOMPARE(r.out.count('\n'), 1);
+        QVERIFY(r.out.contains(" | fpr="));
+        QVERIFY(r.out.contains("fullest_chunk_fill="));
+        const QString fpr = QString::fromUtf8(r.out).section(QStringLiteral("fpr="), 1).section(QLatin1Char(';'), 0, 0);
+        const double now = fpr.toDouble();
+        QVERIFY(now > 0);
+        r = bloomctl({QStringLiteral("health"), QStringLiteral("--max-fpr"), QString::number(now * 1.5, 'g', 10)});
+        QCOMPARE(r.code, 1); // over half the maximum: WARNING
+        QVERIFY(r.out.startsWith("BLOOMSCOPE WARNING - estimated FPR"));
+        r = bloomctl({QStringLiteral("health"), QStringLiteral("--max-fpr"), QString::number(now / 2, 'g', 10)});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.startsWith("BLOOMSCOPE CRITICAL - estimated FPR"));
+        r = bloomctl({QStringLiteral("health"), QStringLiteral("--max-chunk-fill"), QStringLiteral("0.0001%")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.contains("fullest chunk"));
+        r = bloomctl({QStringLiteral("health"), QStringLiteral("--max-fpr"), QStringLiteral("2")});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.out.startsWith("BLOOMSCOPE UNKNOWN - --max-fpr"));
+        r = bloomctl({QStringLiteral("health")}, {}, QStringLiteral("host=/nonexistent dbname=x"));
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.out.startsWith("BLOOMSCOPE UNKNOWN - cannot reach the server"));
+        QCOMPARE(r.out.count('\n'), 1); // libpq's two-line message made one line
+        r = bloomctl({QStringLiteral("--table"), QStringLiteral("missing"), QStringLiteral("health")});
+        QCOMPARE(r.code, 3);
+    }
+
+    void metricsPassPromtool()
+    {
+        Run r = bloomctl({QStringLiteral("metrics")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("bloomscope_filter_estimated_fpr{table=\"public.username_filter\"} "));
+        QVERIFY(r.out.contains(
+            "bloomscope_filter_capacity_left_names{table=\"public.username_filter\",target_fpr=\"0.01\"} "));
+        QVERIFY(r.out.contains("bloomscope_rebuild_interrupted{table=\"public.username_filter\"} 0"));
+        QVERIFY(r.out.endsWith("# EOF\n"));
+        // Prometheus' own checker, unpacked by packaging/setup from Debian's prometheus package.
+        QVERIFY2(QFile::exists(QStringLiteral(PROMTOOL_PATH)),
+                 "promtool is missing: run packaging/setup, which unpacks it into build/tools");
+        QProcess promtool;
+        promtool.start(QStringLiteral(PROMTOOL_PATH), {QStringLiteral("check"), QStringLiteral("metrics")});
+        QVERIFY(promtool.waitForStarted());
+        promtool.write(r.out);
+        promtool.closeWriteChannel();
+        QVERIFY(promtool.waitForFinished(60000));
+        QVERIFY2(promtool.exitCode() == 0,
+                 (promtool.readAllStandardOutput() + promtool.readAllStandardError()).constData());
     }
 
     void chunkAndExplainDb()

@@ -43,6 +43,14 @@ Commands:
   chunk N               the bits of one chunk
   tables                the tables that look like filters (chunk int, bits bit(N)) in the
                         role's schemas, one per line (bash completion uses it)
+  health [--max-fpr P] [--max-chunk-fill F] [--warn-fpr P] [--warn-chunk-fill F]
+                        a monitoring plugin (Nagios, Icinga): one status line with
+                        performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+                        CRITICAL at P (0.01) or F (0.5); WARNING at half P, 90% of F, or
+                        an interrupted rebuild
+  metrics [--target-fpr P]
+                        the filter's gauges in Prometheus' text format (fill, names, FPR,
+                        capacity left to P, fullest chunk, table size, rebuild state)
   rebuild --into TABLE [--source CONNINFO]... [--query SQL] [--file NAMES]...
           [--chunks N --chunk-bits B --k K | --target-fpr P --expected-names N]
           [--method client|sql] [--grace SECONDS]
@@ -168,15 +176,16 @@ int exitCodeFor(ErrorKind kind)
 Args parseArgs(const QStringList &argv)
 {
     static const QSet<QString> valued{
-        QStringLiteral("db"),          QStringLiteral("table"),      QStringLiteral("function"),
-        QStringLiteral("chunks"),      QStringLiteral("chunk-bits"), QStringLiteral("k"),
-        QStringLiteral("sample"),      QStringLiteral("shards"),     QStringLiteral("generate"),
-        QStringLiteral("taken-share"), QStringLiteral("typing-ms"),  QStringLiteral("debounce-ms"),
-        QStringLiteral("source"),      QStringLiteral("query"),      QStringLiteral("file"),
-        QStringLiteral("method"),      QStringLiteral("target-fpr"), QStringLiteral("expected-names"),
-        QStringLiteral("into"),        QStringLiteral("grace"),      QStringLiteral("redis"),
-        QStringLiteral("key"),         QStringLiteral("bits"),       QStringLiteral("into-function"),
-        QStringLiteral("audit-sample")};
+        QStringLiteral("db"),           QStringLiteral("table"),          QStringLiteral("function"),
+        QStringLiteral("chunks"),       QStringLiteral("chunk-bits"),     QStringLiteral("k"),
+        QStringLiteral("sample"),       QStringLiteral("shards"),         QStringLiteral("generate"),
+        QStringLiteral("taken-share"),  QStringLiteral("typing-ms"),      QStringLiteral("debounce-ms"),
+        QStringLiteral("source"),       QStringLiteral("query"),          QStringLiteral("file"),
+        QStringLiteral("method"),       QStringLiteral("target-fpr"),     QStringLiteral("expected-names"),
+        QStringLiteral("into"),         QStringLiteral("grace"),          QStringLiteral("redis"),
+        QStringLiteral("key"),          QStringLiteral("bits"),           QStringLiteral("into-function"),
+        QStringLiteral("audit-sample"), QStringLiteral("max-fpr"),        QStringLiteral("max-chunk-fill"),
+        QStringLiteral("warn-fpr"),     QStringLiteral("warn-chunk-fill")};
     static const QSet<QString> flags{QStringLiteral("json"),
                                      QStringLiteral("help"),
                                      QStringLiteral("csv"),
@@ -444,7 +453,8 @@ int run(const QStringList &argv)
         {QStringLiteral("drop-old"), cmdDropOld}, {QStringLiteral("signup"), cmdSignup},
         {QStringLiteral("audit"), cmdAudit},      {QStringLiteral("simulate"), cmdSimulate},
         {QStringLiteral("demo"), cmdDemo},        {QStringLiteral("delete-user"), cmdDeleteUser},
-        {QStringLiteral("tables"), cmdTables},
+        {QStringLiteral("tables"), cmdTables},    {QStringLiteral("health"), cmdHealth},
+        {QStringLiteral("metrics"), cmdMetrics},
     };
     if (command == QLatin1String("demo") && a.flag("redis-demo"))
         return cmdRedisDemo(c);

@@ -106,6 +106,8 @@ int cmdAudit(Context &c);
 int cmdSimulate(Context &c);
 int cmdDemo(Context &c);
 int cmdTables(Context &c);
+int cmdHealth(Context &c);
+int cmdMetrics(Context &c);
 int cmdRedisDemo(Context &c);
 /** Every command given --redis (or explain --js): the Redis bitmap filter. */
 int runRedis(Context &c);
