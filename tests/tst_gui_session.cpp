@@ -422,6 +422,7 @@ private slots:
         QVERIFY(opened.wait(20000));
         QTRY_VERIFY(add->isEnabled());
         QSignalSpy added(mWindow.get(), &MainWindow::nameAdded);
+        const Placement feedback = placeAscii(mWindow->session()->summary().geometry, "feedback-name");
         onNextDialog<QInputDialog>([](QInputDialog *d) {
             d->setTextValue(QStringLiteral("feedback-name"));
             onNextDialog<QMessageBox>([](QMessageBox *box) {
@@ -431,10 +432,16 @@ private slots:
             });
             d->accept();
         });
+        QSignalSpy refreshedAfter(mWindow.get(), &MainWindow::refreshed);
         add->trigger();
         QVERIFY(added.wait(20000));
+        refreshedAfter.clear();
         QVERIFY2(mWindow->statusBar()->currentMessage().contains(QLatin1String("Added \"feedback-name\" to chunk")),
                  qPrintable(mWindow->statusBar()->currentMessage()));
+        // The refresh after our own add reads the table (the stats would show the write only later).
+        QVERIFY(refreshedAfter.wait(20000));
+        QVERIFY(!mWindow->heatmap()->result().unchanged);
+        QVERIFY(mWindow->heatmap()->result().fill.setBits[feedback.chunk] >= quint32(feedback.k));
         // Sampling the FPR shows progress and can be cancelled.
         int sawProgress = 0;
         connect(mWindow->session(), &FilterSession::sampleProgress, this, [&](qint64, qint64) { ++sawProgress; });

@@ -307,6 +307,8 @@ void FilterWorker::add(const QStringList &names)
     CancelScope scope{mCancel};
     if (!ensureOpen(Operation::Add))
         return;
+    // Our own write, committed or in part: the stats show it only once flushed, so the next refresh reads.
+    mLast.reset();
     QList<QByteArray> utf8;
     for (const QString &n : names) {
         utf8.append(n.toUtf8());
@@ -332,6 +334,7 @@ void FilterWorker::load(const QString &path)
     CancelScope scope{mCancel};
     if (!ensureOpen(Operation::Load))
         return;
+    mLast.reset(); // as for add
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         emit failed(Operation::Load, makeError(ErrorKind::Io, tr("cannot read %1: %2").arg(path, f.errorString())),
