@@ -214,6 +214,48 @@ private slots:
                  (promtool.readAllStandardOutput() + promtool.readAllStandardError()).constData());
     }
 
+    void monitoringAsARoleThatMayOnlyRead()
+    {
+        // A monitoring role as sites give one: SELECT on the filter and EXECUTE on its function, no more;
+        // and a filter whose name has an apostrophe and a backslash, which must come out escaped in the
+        // metrics' label.
+        const QString table = QStringLiteral("o'brien\\x");
+        const QString function = QStringLiteral("o'brien\\x_bits");
+        Run r = bloomctl({QStringLiteral("--table"), table, QStringLiteral("--function"), function,
+                          QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("app"),
+                          QStringLiteral("create role monitor login; revoke all on username_filter from public; "
+                                         "grant select on username_filter, \"o'brien\\x\" to monitor; "
+                                         "grant execute on function username_bits(text), "
+                                         "\"o'brien\\x_bits\"(text) to monitor"))
+                    .ok());
+        const QString asMonitor = mDb + QStringLiteral(" user=monitor");
+        r = bloomctl({QStringLiteral("health")}, {}, asMonitor);
+        QVERIFY2(r.code == 0, r.out.constData());
+        r = bloomctl(
+            {QStringLiteral("--table"), table, QStringLiteral("--function"), function, QStringLiteral("metrics")}, {},
+            asMonitor);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("bloomscope_filter_chunks{table=\"public.o'brien\\\\x\"} 1024"), r.out.constData());
+        QProcess promtool;
+        promtool.start(QStringLiteral(PROMTOOL_PATH), {QStringLiteral("check"), QStringLiteral("metrics")});
+        QVERIFY(promtool.waitForStarted());
+        promtool.write(r.out);
+        promtool.closeWriteChannel();
+        QVERIFY(promtool.waitForFinished(60000));
+        QVERIFY2(promtool.exitCode() == 0,
+                 (promtool.readAllStandardOutput() + promtool.readAllStandardError()).constData());
+        // Without SELECT the check cannot run: UNKNOWN, with the server's reason, on one line.
+        QVERIFY(
+            mCluster.exec(QStringLiteral("app"), QStringLiteral("revoke select on username_filter from monitor")).ok());
+        r = bloomctl({QStringLiteral("health")}, {}, asMonitor);
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.out.contains("permission denied"), r.out.constData());
+        QCOMPARE(r.out.count('\n'), 1);
+    }
+
     void chunkAndExplainDb()
     {
         Run r = bloomctl({QStringLiteral("--json"), QStringLiteral("chunk"), QStringLiteral("71962")});

@@ -296,6 +296,14 @@ private slots:
             (mWindow->session()->refresh(), banner->text().contains(QLatin1String("REBUILD INTERRUPTED into dying"))),
             20000);
         QVERIFY(banner->isVisible());
+        // The monitoring plugin says so too: WARNING, naming the rebuild and the way out.
+        QProcess health;
+        health.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), db, QStringLiteral("health")});
+        QVERIFY(health.waitForFinished(30000));
+        const QByteArray line = health.readAllStandardOutput();
+        QCOMPARE(health.exitCode(), 1);
+        QVERIFY2(line.startsWith("BLOOMSCOPE WARNING - rebuild into dying interrupted"), line.constData());
+        QVERIFY(line.contains("rebuild --abort"));
         QProcess abort;
         abort.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), db, QStringLiteral("rebuild"),
                                                     QStringLiteral("--abort"), QStringLiteral("--yes")});

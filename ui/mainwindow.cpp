@@ -182,7 +182,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mInterval, &QSpinBox::valueChanged, this, [this](int s) { mTimer->setInterval(s * 1000); });
     connect(mPause, &QCheckBox::toggled, this, [this](bool paused) { paused ? mTimer->stop() : mTimer->start(); });
     connect(mTimer, &QTimer::timeout, this, [this] {
-        if (mSession->isOpen() || !mSpec.toConninfo().isEmpty())
+        if (mSession->isOpen())  // stays open across a lost connection: the worker reconnects
             mSession->refresh(); // skipped while one is still running
     });
     setRefreshInterval(5);
@@ -485,8 +485,6 @@ void MainWindow::opened(const FilterSummary &s)
     if (!s.followed) {
         if (!mPendingProfiles.isEmpty())
             mProfile = mPendingProfiles.takeFirst();
-        mSpec = mSession->spec();
-        mRef = s.ref;
     }
     mFpr->setGeometry(s.geometry);
     mChunkNumber->setMaximum(int(s.geometry.chunks() - 1));
@@ -541,7 +539,7 @@ void MainWindow::openShards()
         return;
     }
     mTyping->setUnavailable(tr("Connecting to the %1 shards of %2...").arg(mShardMap.shards.size()).arg(mShardMapPath));
-    mShards->open(mSpec, mRef, mShardMap, !mAdmin);
+    mShards->open(mSession->spec(), mSession->summary().ref, mShardMap, !mAdmin);
 }
 
 void MainWindow::chooseShardMap()

@@ -107,8 +107,6 @@ private:
     QLabel *mRebuildBanner = nullptr;
     Profile mProfile;                ///< of the open session
     QList<Profile> mPendingProfiles; ///< of the connects not answered yet, oldest first
-    FilterRef mRef;
-    ConnectionSpec mSpec;
     bool mAdmin = false;
     int mRefreshes = 0;
     double mLastNames = 0;

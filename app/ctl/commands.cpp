@@ -315,6 +315,45 @@ bool Context::confirm(const QString &what)
     return qstrncmp(answer, "yes", 3) == 0;
 }
 
+std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback)
+{
+    if (!a.has(name))
+        return fallback;
+    QString t = a.option(name).trimmed();
+    double scale = 1;
+    if (t.endsWith(QLatin1Char('%'))) {
+        t.chop(1);
+        scale = 0.01;
+    }
+    bool ok = false;
+    const double v = t.toDouble(&ok) * scale;
+    if (!ok || !(v > 0) || !(v < 1))
+        return std::nullopt;
+    return v;
+}
+
+Result<FilterReading> readFilter(Context &c)
+{
+    FilterReading r;
+    auto store = c.store();
+    if (!store)
+        return store.error();
+    r.store = *store;
+    auto fill = r.store->fill();
+    if (!fill)
+        return fill.error();
+    r.fill = std::move(fill).value();
+    auto health = r.store->health();
+    if (!health)
+        return health.error();
+    r.health = *health;
+    auto rebuild = Rebuilder::state(**c.database(), r.store->ref());
+    if (!rebuild)
+        return rebuild.error();
+    r.rebuild = *rebuild;
+    return r;
+}
+
 int Context::usage(const QString &message)
 {
     if (json())

@@ -70,23 +70,17 @@ int cmdInit(Context &c)
 
 int cmdInfo(Context &c)
 {
-    auto store = c.store();
-    if (!store)
-        return c.fail(store.error());
-    FilterStore *s = *store;
-    auto fill = s->fill();
-    if (!fill)
-        return c.fail(fill.error());
-    auto health = s->health();
-    if (!health)
-        return c.fail(health.error());
+    auto reading = readFilter(c);
+    if (!reading)
+        return c.fail(reading.error());
+    FilterStore *s = reading->store;
+    const FillSnapshot *fill = &reading->fill;
+    const TableHealth *health = &reading->health;
+    const RebuildState *rebuild = &reading->rebuild;
     const Geometry &g = s->geometry();
     const double names = fill->estimatedNames();
     const double fprNow = fill->estimatedFpr();
     const double capacity = fpr::capacity(g, 0.01);
-    auto rebuild = Rebuilder::state(**c.database(), s->ref());
-    if (!rebuild)
-        return c.fail(rebuild.error());
     if (c.json()) {
         printJson(c,
                   QJsonObject{

@@ -19,22 +19,6 @@ enum PluginState : int { PluginOk = 0, PluginWarning = 1, PluginCritical = 2, Pl
 
 const char *const StateNames[] = {"OK", "WARNING", "CRITICAL", "UNKNOWN"};
 
-/** "0.01", "1%", "1e-3": a rate in (0, 1). */
-std::optional<double> rate(const QString &text)
-{
-    QString t = text.trimmed();
-    double scale = 1;
-    if (t.endsWith(QLatin1Char('%'))) {
-        t.chop(1);
-        scale = 0.01;
-    }
-    bool ok = false;
-    const double v = t.toDouble(&ok) * scale;
-    if (!ok || !(v > 0) || !(v < 1))
-        return std::nullopt;
-    return v;
-}
-
 QString label(const QString &v)
 {
     QString out = v;
@@ -52,25 +36,20 @@ int cmdHealth(Context &c)
         c.out() << "BLOOMSCOPE UNKNOWN - " << why.simplified() << "\n"; // one line, as a plugin's first line is
         return int(PluginUnknown);
     };
-    const auto maxFpr = rate(c.args().option("max-fpr", QStringLiteral("0.01")));
-    const auto maxFill = rate(c.args().option("max-chunk-fill", QStringLiteral("0.5")));
+    const auto maxFpr = rateOption(c.args(), "max-fpr", 0.01);
+    const auto maxFill = rateOption(c.args(), "max-chunk-fill", 0.5);
     if (!maxFpr || !maxFill)
         return unknown(QStringLiteral("--max-fpr and --max-chunk-fill take a rate between 0 and 1 (0.01 or 1%)"));
-    const auto warnFpr = c.args().has("warn-fpr") ? rate(c.args().option("warn-fpr")) : std::optional(*maxFpr / 2);
-    const auto warnFill =
-        c.args().has("warn-chunk-fill") ? rate(c.args().option("warn-chunk-fill")) : std::optional(*maxFill * 0.9);
+    const auto warnFpr = rateOption(c.args(), "warn-fpr", *maxFpr / 2);
+    const auto warnFill = rateOption(c.args(), "warn-chunk-fill", *maxFill * 0.9);
     if (!warnFpr || !warnFill)
         return unknown(QStringLiteral("--warn-fpr and --warn-chunk-fill take a rate between 0 and 1"));
-    auto store = c.store();
-    if (!store)
-        return unknown(store.error().message);
-    FilterStore *s = *store;
-    auto fill = s->fill();
-    if (!fill)
-        return unknown(fill.error().message);
-    auto rebuild = Rebuilder::state(**c.database(), s->ref());
-    if (!rebuild)
-        return unknown(rebuild.error().message);
+    auto reading = readFilter(c);
+    if (!reading)
+        return unknown(reading.error().message);
+    FilterStore *s = reading->store;
+    const FillSnapshot *fill = &reading->fill;
+    const RebuildState *rebuild = &reading->rebuild;
     const double fprNow = fill->estimatedFpr();
     const double fullest = double(fill->maxSetBits()) / s->geometry().chunkBits();
     const double names = fill->estimatedNames();
@@ -129,22 +108,16 @@ int cmdMetrics(Context &c)
 {
     QElapsedTimer t;
     t.start();
-    auto store = c.store();
-    if (!store)
-        return c.fail(store.error());
-    FilterStore *s = *store;
-    auto fill = s->fill();
-    if (!fill)
-        return c.fail(fill.error());
-    auto health = s->health();
-    if (!health)
-        return c.fail(health.error());
-    auto rebuild = Rebuilder::state(**c.database(), s->ref());
-    if (!rebuild)
-        return c.fail(rebuild.error());
-    const auto target = rate(c.args().option("target-fpr", QStringLiteral("0.01")));
+    const auto target = rateOption(c.args(), "target-fpr", 0.01);
     if (!target)
         return c.usage(QStringLiteral("--target-fpr takes a rate between 0 and 1 (0.01 or 1%)"));
+    auto reading = readFilter(c);
+    if (!reading)
+        return c.fail(reading.error());
+    FilterStore *s = reading->store;
+    const FillSnapshot *fill = &reading->fill;
+    const TableHealth *health = &reading->health;
+    const RebuildState *rebuild = &reading->rebuild;
     const Geometry &g = s->geometry();
     const QString labels = QStringLiteral("table=\"%1\"").arg(label(s->tableText()));
     QString out;

@@ -64,7 +64,7 @@ int cmdRebuild(Context &c)
         return c.usage(QStringLiteral("--method is client or sql"));
     o.graceSeconds = a.option("grace", QStringLiteral("2")).toInt();
     if (a.has("target-fpr") || a.has("expected-names")) {
-        const double target = a.option("target-fpr").toDouble();
+        const double target = rateOption(a, "target-fpr", 0.0).value_or(0.0);
         const double names = a.option("expected-names").toDouble();
         auto sizing = fpr::sizing(names, target);
         if (!sizing)

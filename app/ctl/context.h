@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "maintenance/rebuild.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
 
@@ -11,6 +12,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace bloom::cli {
 
@@ -82,6 +84,19 @@ private:
 };
 
 int exitCodeFor(ErrorKind kind);
+/** A rate option (--target-fpr, --max-fpr, ...): "0.01", "1%" or "1e-3", strictly between 0 and 1;
+ *  `fallback` when the option is absent, nullopt when it is not such a rate. */
+std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback);
+
+/** What info, health and metrics read of the attached filter: one fill scan, its health (pg_stat and
+ *  the sizes) and the state of a rebuild. */
+struct FilterReading {
+    FilterStore *store = nullptr;
+    FillSnapshot fill;
+    TableHealth health;
+    RebuildState rebuild;
+};
+Result<FilterReading> readFilter(Context &c);
 /** --chunks/--chunk-bits/--k, defaulting to the reference geometry. */
 Result<Geometry> geometryFromArgs(const Args &a);
 

@@ -39,8 +39,6 @@ public:
     QScatterSeries *measuredSeries() const { return mMeasuredPoints; }
     QScatterSeries *referencePoints() const { return mReference; }
     QScatterSeries *todayPoint() const { return mToday; }
-    QLineSeries *targetSeries() const { return mTargetLine; }
-    QLineSeries *capacitySeries() const { return mCapacityLine; }
     QValueAxis *namesAxis() const { return mNamesAxis; }
     QLogValueAxis *fprAxis() const { return mFprAxis; }
     QValueAxis *timeFprAxis() const { return mTimeFprAxis; }

@@ -23,8 +23,6 @@ public:
 
     /** Connects anew; until that succeeds the current session (if any) stays as it is. */
     void open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly);
-    /** True while an open() has not answered yet. */
-    bool opening() const { return !mPending.isEmpty(); }
     /** Starts a refresh unless one is running (a slow server skips ticks instead of queueing them). */
     bool refresh();
     /** The heatmap's colour scale from the next refresh on. */

@@ -124,7 +124,6 @@ FilterSummary FilterWorker::summary() const
     summary.checkSql = mStore->checkOneSql();
     summary.addSql = mStore->addSql();
     summary.chunkSql = QStringLiteral("select bits from %1 where chunk = $1").arg(mStore->quotedTable());
-    summary.identity = mStore->identity();
     return summary;
 }
 
@@ -141,16 +140,9 @@ bool FilterWorker::ensureOpen(Operation operation)
             return false;
         }
         mDb = std::move(opened->first);
-        mStore = std::move(opened->second);
         mRunning.store(mDb.get());
-        // The filter may have been swapped while the connection was down: say what it is now.
-        if (mStore->identity() != mLastIdentity && !mLastIdentity.isEmpty()) {
-            FilterSummary s = summary();
-            s.followed = true;
-            mLastIdentity = mStore->identity();
-            emit this->opened(s);
-        }
-        mLastIdentity = mStore->identity();
+        adopt(std::move(opened->second)); // the filter may have been swapped while the connection was down
+        return true;                      // attached this moment: nothing to follow yet
     }
     // A swap renames another table to the filter's name: follow it before answering, or a name would be
     // placed with the old geometry and could read "definitely free" in the new table.
@@ -166,13 +158,21 @@ bool FilterWorker::ensureOpen(Operation operation)
             report(operation, s.error());
             return false;
         }
-        mStore = std::move(store);
-        mLastIdentity = mStore->identity();
-        FilterSummary s = summary();
-        s.followed = true;
-        emit this->opened(s);
+        adopt(std::move(store));
     }
     return true;
+}
+
+void FilterWorker::adopt(std::unique_ptr<FilterStore> store)
+{
+    const bool swapped = !mLastIdentity.isEmpty() && store->identity() != mLastIdentity;
+    mStore = std::move(store);
+    mLastIdentity = mStore->identity();
+    if (swapped) { // the window learns it on the same connection: the same session, another filter
+        FilterSummary s = summary();
+        s.followed = true;
+        emit opened(s);
+    }
 }
 
 Result<std::pair<std::unique_ptr<Database>, std::unique_ptr<FilterStore>>>

@@ -53,6 +53,9 @@ private:
     Result<std::pair<std::unique_ptr<Database>, std::unique_ptr<FilterStore>>>
     connectStore(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly);
     FilterSummary summary() const;
+    /** Makes `store` the session's filter; when its oids differ from the last one shown, says so
+     *  (opened with `followed`). */
+    void adopt(std::unique_ptr<FilterStore> store);
     void report(Operation operation, const Error &e);
 
     std::unique_ptr<Database> mDb;
