@@ -216,6 +216,54 @@ private slots:
         QVERIFY2(std::abs(fill->estimatedNames() - 20310) < 400, qPrintable(QString::number(fill->estimatedNames())));
     }
 
+    /** A read of what changed finds every chunk written since the earlier read, also by a transaction
+     *  that was running, uncommitted, while that read was made, and nothing when nothing changed. */
+    void fillSinceReadsWhatChanged()
+    {
+        auto before = mStore->fill();
+        QVERIFY(before.ok());
+        QVERIFY(!before->position.isEmpty());
+        QCOMPARE(before->rowsRead, qint64(131072));
+        std::vector<quint32> changed;
+        auto nothing = mStore->fillSince(*before, &changed);
+        QVERIFY(nothing.ok());
+        QCOMPARE(nothing->rowsRead, qint64(0));
+        QVERIFY(changed.empty());
+        QVERIFY(nothing->setBits == before->setBits);
+
+        // Another session writes chunk 5 and keeps its transaction open across our read.
+        PgConn slow(mCluster.connectionString(QStringLiteral("ref")));
+        QVERIFY(slow.exec(QStringLiteral("begin; update username_filter set bits = ~bits where chunk = 5")).ok());
+        auto during = mStore->fill();
+        QVERIFY(during.ok());
+        QCOMPARE(during->setBits[5], before->setBits[5]); // not visible yet
+        QVERIFY(slow.exec(QStringLiteral("commit")).ok());
+        QVERIFY(mRaw->exec(QStringLiteral("update username_filter set bits = ~bits where chunk in (7, 131071)")).ok());
+
+        auto after = mStore->fillSince(*during, &changed);
+        QVERIFY2(after.ok(), qPrintable(after.ok() ? QString() : after.error().toString()));
+        QVERIFY2(changed.size() >= 3, qPrintable(QString::number(changed.size())));
+        for (quint32 c : {5u, 7u, 131071u})
+            QVERIFY2(std::binary_search(changed.begin(), changed.end(), c), qPrintable(QString::number(c)));
+        auto full = mStore->fill();
+        QVERIFY(full.ok());
+        QVERIFY(after->setBits == full->setBits);
+        QCOMPARE(full->setBits[5], 8192 - before->setBits[5]);
+
+        // Put the three chunks back; a read since `full` sees exactly those three.
+        QVERIFY(
+            mRaw->exec(QStringLiteral("update username_filter set bits = ~bits where chunk in (5, 7, 131071)")).ok());
+        auto back = mStore->fillSince(*full, &changed);
+        QVERIFY(back.ok());
+        QCOMPARE(changed, (std::vector<quint32>{5, 7, 131071}));
+        QVERIFY(back->setBits == before->setBits);
+
+        // Not from a read without a position, or of another geometry.
+        FillSnapshot unknown = *before;
+        unknown.position.clear();
+        QVERIFY(!mStore->fillSince(unknown).ok());
+    }
+
     void sampleFpr()
     {
         auto s = mStore->sampleFpr(20000);

@@ -95,9 +95,17 @@ private slots:
     {
         QVERIFY(mWindow->heatmap()->result().onWorkerThread);
         // Hold an exclusive lock so the next refresh waits on the server; the window keeps running.
-        // (Another scale makes the refresh read every row: with nothing written it would read none.)
-        mWindow->session()->setHeatScale(HeatScale::Absolute);
+        // (A write first, seen in the statistics: with nothing written a refresh would read no row.)
         PgConn locker(mCluster.connectionString(QStringLiteral("app")));
+        const auto updates = [&locker] {
+            return locker.column(QStringLiteral("select pg_stat_get_tuples_updated('username_filter'::regclass)"))
+                ->value(0)
+                .toLongLong();
+        };
+        const qint64 updatesBefore = updates();
+        QVERIFY(locker.exec(QStringLiteral("update username_filter set bits = bits where chunk = 5")).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (locker.exec(QStringLiteral("select pg_stat_clear_snapshot()")), updates() > updatesBefore), 20000);
         QVERIFY(locker.exec(QStringLiteral("begin; lock table username_filter in access exclusive mode")).ok());
         const int before = mWindow->refreshCount();
         QTRY_VERIFY_WITH_TIMEOUT(mWindow->session()->refreshing(), 5000);
@@ -112,7 +120,6 @@ private slots:
         QVERIFY(mWindow->session()->refreshing());
         QVERIFY(locker.exec(QStringLiteral("rollback")).ok());
         waitForRefreshes(before + 1);
-        mWindow->session()->setHeatScale(HeatScale::Auto);
     }
 
     void stepThroughAda()

@@ -500,8 +500,26 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(),
                                   mWindow->heatmap()->result().fill.setBits[p.chunk] == 8192u && was != 8192u),
                                  20000);
-        QVERIFY(mWindow->statusText().contains(QLatin1String("rows in")));
+        // ... and it read only the rows written since the last read, the chunk among them.
+        const FillResult &r = mWindow->heatmap()->result();
+        QVERIFY(r.incremental);
+        QVERIFY2(r.fill.rowsRead >= 1 && r.fill.rowsRead < 100, qPrintable(QString::number(r.fill.rowsRead)));
+        QVERIFY(std::binary_search(r.changedChunks.begin(), r.changedChunks.end(), p.chunk));
+        QVERIFY2(mWindow->statusText().contains(QLatin1String("changed chunk")), qPrintable(mWindow->statusText()));
+        // The picture is the server's, row for row.
+        auto sum = writer.column(QStringLiteral("select sum(bit_count(bits)) from username_filter"));
+        QVERIFY(sum.ok());
+        QCOMPARE(QByteArray::number(r.fill.totalSetBits()), sum->value(0));
+
+        // Idle, the window looks less often (twice as long after each refresh that found nothing, at
+        // most 12 times); the first change brings the set interval back.
         mWindow->setRefreshInterval(1);
+        QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(), mWindow->refreshTimer()->interval() >= 8000), 30000);
+        QVERIFY2(mWindow->statusText().contains(QLatin1String("idle: next in")), qPrintable(mWindow->statusText()));
+        QVERIFY(mWindow->refreshTimer()->interval() <= 12000);
+        QVERIFY(writer.exec(QStringLiteral("update username_filter set bits = bits where chunk = 1")).ok());
+        QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(), mWindow->refreshTimer()->interval() == 1000), 20000);
+        QVERIFY2(mWindow->statusText().contains(QLatin1String("every 1 s")), qPrintable(mWindow->statusText()));
     }
 
     void cleanupTestCase()

@@ -170,6 +170,12 @@ MainWindow::MainWindow(QWidget *parent)
     mInterval->setRange(1, 3600);
     mInterval->setSuffix(tr(" s"));
     mPause = new QCheckBox(tr("Pause"), this);
+    mAdapt = new QCheckBox(tr("Slow down &when idle"), this);
+    mAdapt->setObjectName(QStringLiteral("adaptInterval"));
+    mAdapt->setChecked(true);
+    mAdapt->setToolTip(tr("After each refresh that finds nothing written, wait twice as long (up to 12 times the "
+                          "interval, at most 5 minutes unless the interval is longer); back to the interval on the "
+                          "first change."));
     auto *bar = addToolBar(tr("Refresh"));
     bar->setMovable(false);
     auto *intervalLabel = new QLabel(tr(" Refresh &every "), this);
@@ -177,9 +183,14 @@ MainWindow::MainWindow(QWidget *parent)
     bar->addWidget(intervalLabel);
     bar->addWidget(mInterval);
     bar->addWidget(mPause);
+    bar->addWidget(mAdapt);
     QAction *now = bar->addAction(tr("Refresh now"));
     connect(now, &QAction::triggered, mSession, &FilterSession::refresh);
-    connect(mInterval, &QSpinBox::valueChanged, this, [this](int s) { mTimer->setInterval(s * 1000); });
+    connect(mInterval, &QSpinBox::valueChanged, this, [this] {
+        mIdleRefreshes = 0;
+        mTimer->setInterval(effectiveIntervalSeconds() * 1000);
+    });
+    connect(mAdapt, &QCheckBox::toggled, this, [this] { mTimer->setInterval(effectiveIntervalSeconds() * 1000); });
     connect(mPause, &QCheckBox::toggled, this, [this](bool paused) { paused ? mTimer->stop() : mTimer->start(); });
     connect(mTimer, &QTimer::timeout, this, [this] {
         if (mSession->isOpen())  // stays open across a lost connection: the worker reconnects
@@ -378,8 +389,18 @@ bool MainWindow::showView(const QString &view)
 
 void MainWindow::setRefreshInterval(int seconds)
 {
+    mIdleRefreshes = 0;
     mInterval->setValue(seconds);
-    mTimer->setInterval(seconds * 1000);
+    mTimer->setInterval(effectiveIntervalSeconds() * 1000);
+}
+
+int MainWindow::effectiveIntervalSeconds() const
+{
+    const int base = mInterval->value();
+    if (!mAdapt->isChecked() || mIdleRefreshes == 0)
+        return base;
+    const int factor = qMin(12, 1 << qMin(mIdleRefreshes, 4));
+    return qMin(base * factor, qMax(base, 300));
 }
 
 void MainWindow::showChunk(quint32 chunk)
@@ -616,16 +637,28 @@ void MainWindow::onRefreshed(const FillResult &r)
     const QString cost =
         r.unchanged ? tr("checked %1: no write since %2, no row read").arg(when, taken)
         : r.throttled
-            ? tr("checked %1: the table changed; the picture of %2 stands until %3 (a full read took "
+            ? tr("checked %1: the table changed; the picture of %2 stands until %3 (the last read took "
                  "%4 ms: at most one every %5 s)")
                   .arg(when, taken, QLocale().toString(r.nextFullRead.toLocalTime().time(), QLocale::LongFormat))
                   .arg(r.fill.elapsedMs)
                   .arg(double(r.fill.elapsedMs) * 10 / 1000.0, 0, 'f', 1)
-            : tr("refreshed %1: read %L2 rows in %3 ms").arg(when).arg(r.fill.setBits.size()).arg(r.fill.elapsedMs);
-    mStatus->setText(tr("%1 on %2 \u2014 %3 (every %4 s%5)")
-                         .arg(mSession->summary().ref.table, mSession->summary().where, cost)
-                         .arg(mInterval->value())
-                         .arg(mPause->isChecked() ? tr(", paused") : QString()));
+        : r.incremental
+            ? tr("refreshed %1: %L2 changed chunk(s), read in %3 ms without reading the other rows")
+                  .arg(when)
+                  .arg(r.fill.rowsRead)
+                  .arg(r.fill.elapsedMs)
+            : tr("refreshed %1: read all %L2 rows in %3 ms").arg(when).arg(r.fill.rowsRead).arg(r.fill.elapsedMs);
+    // Idle: wait longer before the next look; any change brings the set interval back.
+    mIdleRefreshes = r.unchanged ? mIdleRefreshes + 1 : 0;
+    const int next = effectiveIntervalSeconds();
+    if (mTimer->interval() != next * 1000)
+        mTimer->setInterval(next * 1000);
+    const QString cadence = mPause->isChecked() ? tr("every %1 s, paused").arg(mInterval->value())
+                            : next != mInterval->value()
+                                ? tr("idle: next in %1 s, every %2 s once it changes").arg(next).arg(mInterval->value())
+                                : tr("every %1 s").arg(next);
+    mStatus->setText(
+        tr("%1 on %2 \u2014 %3 (%4)").arg(mSession->summary().ref.table, mSession->summary().where, cost, cadence));
     emit refreshed();
 }
 

@@ -56,6 +56,8 @@ public:
     TypingView *typingView() const { return mTyping; }
     ShardSession *shardSession() const { return mShards; }
     QTimer *refreshTimer() const { return mTimer; }
+    /** The interval the timer runs at now: the one set, or longer while the filter is idle. */
+    int effectiveIntervalSeconds() const;
     int refreshCount() const { return mRefreshes; }
     QString statusText() const;
     /** File > Connect's dialog, wired to this window (not shown); the caller owns it. */
@@ -127,7 +129,9 @@ private:
     QLabel *mStatus = nullptr;
     QSpinBox *mInterval = nullptr;
     QCheckBox *mPause = nullptr;
+    QCheckBox *mAdapt = nullptr;
     QTimer *mTimer = nullptr;
+    int mIdleRefreshes = 0; ///< refreshes in a row that found nothing written
     QAction *mAdminAction = nullptr;
     QList<QAction *> mWriteActions;
     QList<QAction *> mExportActions;

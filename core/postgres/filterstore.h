@@ -36,6 +36,11 @@ struct FillSnapshot {
     std::vector<quint32> setBits; ///< index = chunk
     QDateTime takenAt;
     qint64 elapsedMs = 0;
+    /** Where the read stood in the server's history: the oldest transaction id its snapshot did not
+     *  see as finished. Every row written later carries an xmin at or after it, so fillSince() reads
+     *  only those. Empty when unknown. */
+    QString position;
+    qint64 rowsRead = 0; ///< rows this read fetched (all of them for fill(), the changed for fillSince())
 
     quint64 totalSetBits() const;
     double meanFill() const;
@@ -152,6 +157,13 @@ public:
     Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, qsizetype batchNames = 2'000'000);
 
     Result<FillSnapshot> fill();
+    /**
+     * The fill now, reading only the rows written since `earlier` was read (xmin at or after its
+     * position; a superset, never fewer): one scan that tests a row header and sends back the changed
+     * chunks, which go into `changed` in chunk order. The rest is `earlier`'s. Not for an earlier read
+     * of another table or geometry, nor one older than about two billion transactions.
+     */
+    Result<FillSnapshot> fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed = nullptr);
     /** The table's write counter from the statistics system (rows inserted + updated + deleted since
      *  the stats were reset), one catalog call and no table row read; nullopt when track_counts is
      *  off. It may lag a write by up to a second (the stats are flushed at most once a second). */
@@ -177,6 +189,8 @@ private:
     Error cancelledError(const QString &what) const;
     Status discover();
     Result<QList<bool>> checkOne(const Placement &p);
+    /** Runs a fill query (its first column -1 carries the snapshot position) into `snap`. */
+    Status readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed);
     /** One transaction (unless managed): COPY the rows `writeRows` produces, OR them into the table. */
     Status flushMasks(const std::function<qint64(const std::function<bool(const char *, qsizetype)> &)> &writeRows,
                       qint64 *updated);

@@ -7,9 +7,47 @@
 #include <QSqlQuery>
 #include <QUuid>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bloom {
+
+namespace {
+
+// The first row (chunk -1) carries the position of the statement's snapshot, taken with the rows in
+// one statement: the oldest xid it did not see as finished, as a 32-bit xid.
+QString positionRow()
+{
+    return QStringLiteral("select -1, pg_snapshot_xmin(pg_current_snapshot())::text::int8 % 4294967296 union all ");
+}
+
+} // namespace
+
+Status FilterStore::readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed)
+{
+    snap.rowsRead = 0;
+    while (q.next()) {
+        const qint64 chunk = q.value(0).toLongLong();
+        if (chunk == -1) {
+            snap.position = q.value(1).toString();
+            continue;
+        }
+        if (chunk < 0 || chunk >= qint64(mGeometry.chunks()))
+            return makeError(ErrorKind::ForeignFilter, QStringLiteral("%1 has a row for chunk %2, outside 0..%3")
+                                                           .arg(mTable)
+                                                           .arg(chunk)
+                                                           .arg(mGeometry.chunks() - 1));
+        snap.setBits[size_t(chunk)] = quint32(q.value(1).toULongLong());
+        if (changed)
+            changed->push_back(quint32(chunk));
+        ++snap.rowsRead;
+    }
+    if (q.lastError().isValid() && q.lastError().type() != QSqlError::NoError)
+        return Database::queryError(q, QStringLiteral("reading the fill of %1").arg(mTable));
+    if (changed)
+        std::sort(changed->begin(), changed->end());
+    return success();
+}
 
 Result<FillSnapshot> FilterStore::fill()
 {
@@ -23,24 +61,45 @@ Result<FillSnapshot> FilterStore::fill()
     snap.takenAt = QDateTime::currentDateTimeUtc();
     QSqlQuery q(mDb.db());
     q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("select chunk, bit_count(bits) from %1").arg(mTable)))
+    if (!q.exec(positionRow() + QStringLiteral("select chunk, bit_count(bits) from %1").arg(mTable)))
         return Database::queryError(q, QStringLiteral("reading the fill of %1").arg(mTable));
-    qint64 rows = 0;
-    while (q.next()) {
-        const qint64 chunk = q.value(0).toLongLong();
-        if (chunk < 0 || chunk >= qint64(mGeometry.chunks()))
-            return makeError(ErrorKind::ForeignFilter, QStringLiteral("%1 has a row for chunk %2, outside 0..%3")
-                                                           .arg(mTable)
-                                                           .arg(chunk)
-                                                           .arg(mGeometry.chunks() - 1));
-        snap.setBits[size_t(chunk)] = quint32(q.value(1).toULongLong());
-        ++rows;
-    }
-    if (q.lastError().isValid() && q.lastError().type() != QSqlError::NoError)
-        return Database::queryError(q, QStringLiteral("reading the fill of %1").arg(mTable));
-    if (rows != qint64(mGeometry.chunks()))
-        return makeError(ErrorKind::ForeignFilter,
-                         QStringLiteral("%1 now has %2 rows, not %3").arg(mTable).arg(rows).arg(mGeometry.chunks()));
+    if (auto s = readFill(q, snap, nullptr); !s)
+        return s.error();
+    if (snap.rowsRead != qint64(mGeometry.chunks()))
+        return makeError(
+            ErrorKind::ForeignFilter,
+            QStringLiteral("%1 now has %2 rows, not %3").arg(mTable).arg(snap.rowsRead).arg(mGeometry.chunks()));
+    snap.elapsedMs = t.elapsed();
+    return snap;
+}
+
+Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    bool ok = false;
+    (void)earlier.position.toUInt(&ok);
+    if (!ok || earlier.geometry != mGeometry || earlier.setBits.size() != size_t(mGeometry.chunks()))
+        return makeError(ErrorKind::BadInput,
+                         QStringLiteral("no earlier read of %1 to read the changes since").arg(mTable),
+                         QStringLiteral("read the whole fill"));
+    QElapsedTimer t;
+    t.start();
+    FillSnapshot snap = earlier;
+    snap.takenAt = QDateTime::currentDateTimeUtc();
+    if (changed)
+        changed->clear();
+    // age() is the distance back from the newest xid: a row written at or after the position is no
+    // older than the position itself (frozen rows are the oldest of all). xid has no order of its own.
+    QSqlQuery q(mDb.db());
+    q.setForwardOnly(true);
+    q.prepare(positionRow() +
+              QStringLiteral("select chunk, bit_count(bits) from %1 where age(xmin) <= age(?::text::xid)").arg(mTable));
+    q.addBindValue(earlier.position);
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading the changed chunks of %1").arg(mTable));
+    if (auto s = readFill(q, snap, changed); !s)
+        return s.error();
     snap.elapsedMs = t.elapsed();
     return snap;
 }

@@ -168,7 +168,9 @@ void FilterWorker::adopt(std::unique_ptr<FilterStore> store)
     const bool swapped = !mLastIdentity.isEmpty() && store->identity() != mLastIdentity;
     mStore = std::move(store);
     mLastIdentity = mStore->identity();
-    if (swapped) { // the window learns it on the same connection: the same session, another filter
+    if (swapped)
+        mLast.reset(); // another table: its picture is read whole
+    if (swapped) {     // the window learns it on the same connection: the same session, another filter
         FilterSummary s = summary();
         s.followed = true;
         emit opened(s);
@@ -191,51 +193,12 @@ FilterWorker::connectStore(const ConnectionSpec &spec, const FilterRef &ref, boo
     return std::pair{std::move(db).value(), std::move(store)};
 }
 
-void FilterWorker::refresh(int token, HeatScale scale)
+namespace {
+
+/** The heatmap image, scale and skew of `r.fill`: computed here from the counts, no read. */
+void render(FillResult &r, HeatScale scale)
 {
-    CancelScope scope{mCancel};
-    const bool hadStore = mStore && !mLastIdentity.isEmpty();
-    const QString identityBefore = mLastIdentity;
-    if (!ensureOpen(Operation::Refresh))
-        return;
-    // Nothing written since the last full read (the stats' write counter has not moved): the picture
-    // stands and no row is read. A full read still happens every FullReadEvery, whatever the counter
-    // says, and always after a swap, a reconnect, or a change of scale.
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    auto counter = mStore->writeCounter();
-    if (!counter) {
-        report(Operation::Refresh, counter.error());
-        return;
-    }
-    const bool same = hadStore && identityBefore == mLastIdentity && mLast && scale == mLastScale;
-    const bool unchanged = same && counter->has_value() && *counter == mLastCounter &&
-                           mLast->fill.takenAt.secsTo(now) < FullReadEverySeconds;
-    // A full read costs the server a scan of every row: at most one every ReadCostFactor times what the
-    // last one took, so an open window never spends more than about a tenth of one backend's time.
-    const bool throttled = same && !unchanged &&
-                           mLast->fill.takenAt.msecsTo(now) < ReadCostFactor * qMax<qint64>(1, mLast->fill.elapsedMs);
-    if (unchanged || throttled) {
-        FillResult same = *mLast;
-        same.unchanged = unchanged;
-        same.throttled = throttled;
-        same.nextFullRead = mLast->fill.takenAt.addMSecs(ReadCostFactor * qMax<qint64>(1, mLast->fill.elapsedMs));
-        same.checkedAt = now;
-        if (auto st = Rebuilder::state(*mDb, mStore->ref()))
-            same.rebuild = *st;
-        emit refreshed(token, same);
-        return;
-    }
-    auto fill = mStore->fill();
-    if (!fill) {
-        report(Operation::Refresh, fill.error());
-        return;
-    }
-    FillResult r;
-    r.onWorkerThread = QThread::currentThread() != QCoreApplication::instance()->thread();
-    r.fill = std::move(fill).value();
     r.skew = analyzeSkew(r.fill);
-    if (auto st = Rebuilder::state(*mDb, mStore->ref()))
-        r.rebuild = *st; // a planted or unreadable state is not the picture's business: it stays empty
     // One pixel per chunk, rows of 2^ceil(c/2) chunks; the scale tops out at the fullest chunk.
     const int c = r.fill.geometry.chunkLog2();
     r.imageColumns = 1 << ((c + 1) / 2);
@@ -247,8 +210,77 @@ void FilterWorker::refresh(int token, HeatScale scale)
         auto *line = reinterpret_cast<QRgb *>(r.heatmap.scanLine(int(i / size_t(r.imageColumns))));
         line[i % size_t(r.imageColumns)] = fillColour(r.fill.setBits[i], r.scaleMax, r.scaleMin);
     }
+}
+
+} // namespace
+
+void FilterWorker::refresh(int token, HeatScale scale)
+{
+    CancelScope scope{mCancel};
+    const bool hadStore = mStore && !mLastIdentity.isEmpty();
+    const QString identityBefore = mLastIdentity;
+    if (!ensureOpen(Operation::Refresh))
+        return;
+    // Nothing written since the last read (the stats' write counter has not moved): the picture stands
+    // and no row is read. Something written: only the rows written since the last read are read
+    // (their xmin is newer). The whole table is read every FullReadEverySeconds whatever the counter
+    // says, and always after a swap or a reconnect. A change of scale recolours what was read.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    auto counter = mStore->writeCounter();
+    if (!counter) {
+        report(Operation::Refresh, counter.error());
+        return;
+    }
+    const bool same =
+        hadStore && identityBefore == mLastIdentity && mLast && mLast->fill.geometry == mStore->geometry();
+    const bool fullDue = !same || !mLastFullReadAt.isValid() || mLastFullReadAt.secsTo(now) >= FullReadEverySeconds;
+    const bool unchanged = same && !fullDue && !mMustRead && counter->has_value() && *counter == mLastCounter;
+    // A read costs the server a scan: at most one every ReadCostFactor times what the last one took,
+    // so an open window never spends more than about a tenth of one backend's time.
+    const qint64 lastCost = same ? qMax<qint64>(1, mLast->fill.elapsedMs) : 0;
+    const bool throttled =
+        same && !unchanged && !fullDue && !mMustRead && mLast->fill.takenAt.msecsTo(now) < ReadCostFactor * lastCost;
+    const auto withRebuildState = [&](FillResult &r) {
+        if (auto st = Rebuilder::state(*mDb, mStore->ref()))
+            r.rebuild = *st; // a planted or unreadable state is not the picture's business: it stays empty
+    };
+    if (unchanged || throttled) {
+        if (scale != mLastScale)
+            render(*mLast, scale);
+        FillResult r = *mLast;
+        r.unchanged = unchanged;
+        r.throttled = throttled;
+        r.incremental = false;
+        r.changedChunks.clear();
+        r.nextFullRead = mLast->fill.takenAt.addMSecs(ReadCostFactor * lastCost);
+        r.checkedAt = now;
+        withRebuildState(r);
+        mLastScale = scale;
+        emit refreshed(token, r);
+        return;
+    }
+    FillResult r;
+    r.onWorkerThread = QThread::currentThread() != QCoreApplication::instance()->thread();
+    r.incremental = same && !fullDue && !mLast->fill.position.isEmpty();
+    auto fill = r.incremental ? mStore->fillSince(mLast->fill, &r.changedChunks) : mStore->fill();
+    if (!fill) {
+        report(Operation::Refresh, fill.error());
+        return;
+    }
+    r.fill = std::move(fill).value();
+    if (!r.incremental) {
+        mLastFullReadAt = r.fill.takenAt;
+        if (same) // what changed since the last picture, for the highlight
+            for (size_t i = 0; i < r.fill.setBits.size(); ++i)
+                if (r.fill.setBits[i] != mLast->fill.setBits[i])
+                    r.changedChunks.push_back(quint32(i));
+    }
+    render(r, scale);
+    withRebuildState(r);
     r.checkedAt = r.fill.takenAt;
+    r.fullReadAt = mLastFullReadAt;
     mLast = r;
+    mMustRead = false;
     mLastCounter = counter->value_or(-1);
     mLastScale = scale;
     emit refreshed(token, r);
@@ -307,8 +339,9 @@ void FilterWorker::add(const QStringList &names)
     CancelScope scope{mCancel};
     if (!ensureOpen(Operation::Add))
         return;
-    // Our own write, committed or in part: the stats show it only once flushed, so the next refresh reads.
-    mLast.reset();
+    // Our own write, committed or in part: the stats show it only once flushed, so the next refresh reads
+    // (the rows written since the last read: ours are among them).
+    mMustRead = true;
     QList<QByteArray> utf8;
     for (const QString &n : names) {
         utf8.append(n.toUtf8());
@@ -334,7 +367,7 @@ void FilterWorker::load(const QString &path)
     CancelScope scope{mCancel};
     if (!ensureOpen(Operation::Load))
         return;
-    mLast.reset(); // as for add
+    mMustRead = true; // as for add
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         emit failed(Operation::Load, makeError(ErrorKind::Io, tr("cannot read %1: %2").arg(path, f.errorString())),

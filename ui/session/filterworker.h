@@ -65,8 +65,10 @@ private:
     bool mReadOnly = true;
     bool mConfigured = false;
     QString mLastIdentity; ///< of the filter last shown, to tell a reconnect that finds it swapped
-    /** The last full read, and the write counter and scale it was made at. */
+    /** The last read (full or of the changes), and the write counter and scale it was made at. */
     std::optional<FillResult> mLast;
+    QDateTime mLastFullReadAt;
+    bool mMustRead = false; ///< our own write since the last read: read whatever the counter says
     qint64 mLastCounter = -1;
     HeatScale mLastScale = HeatScale::Auto;
     static constexpr qint64 FullReadEverySeconds = 300;

@@ -51,11 +51,17 @@ struct FillResult {
     /** The table's write counter was where it was at the last full read: no row was read, the picture
      *  is that read's (fill.takenAt says when it was made). */
     bool unchanged = false;
-    /** The table changed but the last full read was too recent for its cost (10x its time): the
-     *  picture is that read's until nextFullRead. */
+    /** The table changed but the last read was too recent for its cost (10x its time): the picture
+     *  is that read's until nextFullRead. */
     bool throttled = false;
+    /** Only the rows written since the last read were read (fill.rowsRead of them). */
+    bool incremental = false;
+    /** The chunks whose fill changed since the previous picture of this filter (an incremental read:
+     *  the rows written since, a superset), in chunk order; empty after a swap or a reconnect. */
+    std::vector<quint32> changedChunks;
     QDateTime nextFullRead;
-    QDateTime checkedAt; ///< when this refresh ran (== fill.takenAt for a full read)
+    QDateTime checkedAt;  ///< when this refresh ran (== fill.takenAt for a read)
+    QDateTime fullReadAt; ///< the last read of every row
 };
 
 /** The database steps of the step-through for one name. */
