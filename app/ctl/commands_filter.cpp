@@ -127,7 +127,8 @@ int cmdInfo(Context &c)
       << "estimated names " << qRound64(names) << " (1% FPR at " << qRound64(capacity) << ")\n"
       << "table size      " << formatBytes(quint64(health->totalBytes)) << " (heap "
       << formatBytes(quint64(health->heapBytes)) << ", index " << formatBytes(quint64(health->indexBytes))
-      << "; packed rows would need " << formatBytes(g.heapSizeEstimate()) << ")\n"
+      << "; packed rows would need " << formatBytes(quint64(health->packedHeapBytes))
+      << (health->fillfactor != 100 ? QStringLiteral(" at fillfactor %1").arg(health->fillfactor) : QString()) << ")\n"
       << "health          " << health->liveTuples << " live, " << health->deadTuples << " dead tuples; bloat "
       << QString::number(health->bloat, 'f', 2) << "x\n"
       << "vacuum          last " << when(health->lastVacuum) << ", last autovacuum " << when(health->lastAutovacuum)

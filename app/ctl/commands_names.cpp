@@ -190,16 +190,22 @@ int cmdLoad(Context &c)
                                  {QStringLiteral("added"), report->namesAdded},
                                  {QStringLiteral("chunks_updated"), report->chunksUpdated},
                                  {QStringLiteral("batches"), report->batches},
+                                 {QStringLiteral("vacuum_seconds"), report->vacuumSeconds},
+                                 {QStringLiteral("vacuum_refused"), report->vacuumRefused},
                                  {QStringLiteral("bad_lines"), bad},
                                  {QStringLiteral("seconds"), report->seconds}});
     } else {
         c.out() << "loaded " << report->namesAdded << " names from " << report->lines << " lines into "
                 << (*store)->ref().table << " (" << report->chunksUpdated << " chunk updates, " << report->batches
-                << " batch(es), " << QString::number(report->seconds, 'f', 2) << " s)";
+                << " committed step(s), " << QString::number(report->seconds, 'f', 2) << " s)";
         if (!report->bad.isEmpty())
             c.out() << "; " << report->bad.size() << " bad line(s) skipped";
         c.out() << '\n';
     }
+    if (report->vacuumRefused)
+        c.err() << "note: the load rewrote " << report->chunksUpdated << " rows of " << (*store)->ref().table
+                << " in one step, since this role may not VACUUM it; the table holds the old row versions "
+                   "until its owner runs VACUUM (or autovacuum does)\n";
     return report->bad.isEmpty() ? ExitOk : ExitBadInput;
 }
 

@@ -27,15 +27,26 @@ void ChunkBitmap::add(const Placement &p)
     ++mNames;
 }
 
-qint64 ChunkBitmap::writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes) const
+qint64 ChunkBitmap::touchedIn(quint32 first, quint32 end) const
 {
+    end = qMin(end, mGeometry.chunks());
+    qint64 n = 0;
+    for (quint32 c = first; c < end; ++c)
+        n += mTouchedFlags[c];
+    return n;
+}
+
+qint64 ChunkBitmap::writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes,
+                              quint32 first, quint32 end) const
+{
+    end = qMin(end, mGeometry.chunks());
     const size_t maskBytes = mGeometry.chunkBits() / 8;
     const size_t rowBytes = 2 + 4 + 4 + 4 + 4 + maskBytes;
     std::vector<char> buffer(size_t(pieceBytes) + rowBytes + 32);
     char *at = buffer.data();
     putCopyHeader(at);
     qint64 rows = 0;
-    for (quint32 c = 0; c < mGeometry.chunks(); ++c) {
+    for (quint32 c = first; c < end; ++c) {
         if (!mTouchedFlags[c])
             continue;
         putBe16(at, 2);

@@ -26,9 +26,12 @@ public:
     qint64 touchedChunks() const { return mTouched; }
     bool isEmpty() const { return mNames == 0; }
 
-    /** The COPY stream (chunk int4, bits varbit) of the touched chunks, in pieces of about
-     *  `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
-    qint64 writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes = 1 << 20) const;
+    /** The COPY stream (chunk int4, bits varbit) of the touched chunks in [first, end), in pieces of
+     *  about `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
+    qint64 writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes = 1 << 20,
+                     quint32 first = 0, quint32 end = ~0u) const;
+    /** Touched chunks in [first, end). */
+    qint64 touchedIn(quint32 first, quint32 end) const;
 
 private:
     Geometry mGeometry;

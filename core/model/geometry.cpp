@@ -45,11 +45,13 @@ Result<Geometry> Geometry::fromCounts(qint64 chunks, qint64 chunkBits, int k)
     return create(std::countr_zero(quint64(chunks)), std::countr_zero(quint64(chunkBits)), k);
 }
 
-quint64 Geometry::heapSizeEstimate() const
+quint64 Geometry::heapSizeEstimate(int fillfactor) const
 {
     const quint64 payload = chunkBits() / 8;
     const quint64 tuple = ((24 + 4 + 4 + 4 + payload + 7) / 8) * 8 + 4;
-    const quint64 perPage = qMax<quint64>(1, (8192 - 24) / tuple);
+    // A page takes rows while it has more than (100 - fillfactor)% of its 8,192 bytes free.
+    const quint64 reserve = 8192 * quint64(100 - qBound(10, fillfactor, 100)) / 100;
+    const quint64 perPage = qMax<quint64>(1, (8192 - 24 - reserve) / tuple);
     return (chunks() + perPage - 1) / perPage * 8192;
 }
 

@@ -39,8 +39,9 @@ public:
     int hashBitsUsed() const { return mChunkLog2 + mK * mBitsLog2; }
     /** Estimated on-disk size of the table and its primary key, in bytes (heap pages + btree). */
     quint64 tableSizeEstimate() const;
-    /** The heap alone, rows packed with no dead tuples (the baseline for bloat). */
-    quint64 heapSizeEstimate() const;
+    /** The heap alone, rows packed with no dead tuples at the table's fillfactor (the baseline for
+     *  bloat: a table with fillfactor 90 keeps a tenth of each page free on purpose). */
+    quint64 heapSizeEstimate(int fillfactor = 100) const;
 
     bool isReference() const { return *this == Geometry(); }
     /** "131072 chunks x 8192 bits, k=7 (2^30 bits, 128 MiB)" */

@@ -59,6 +59,8 @@ struct TableHealth {
     qint64 liveTuples = 0;
     qint64 deadTuples = 0;
     double bloat = 0; ///< heap size / the size the rows need packed (1.0 = none)
+    int fillfactor = 100;
+    qint64 packedHeapBytes = 0; ///< the rows packed at the table's fillfactor
     QDateTime lastVacuum, lastAutovacuum, lastAnalyze, lastAutoanalyze;
     qint64 vacuumCount = 0, autovacuumCount = 0;
 };
@@ -84,6 +86,10 @@ struct LoadReport {
     double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
     double copySeconds = 0;   ///< merging masks and COPYing them in
     double updateSeconds = 0; ///< locking and updating the chunk rows, and the commit
+    double vacuumSeconds = 0; ///< VACUUM between the steps of a dense load
+    /** The load touched much of the table but this role may not vacuum it: written in one step, the
+     *  table grew by the rows it rewrote until its owner (or autovacuum) vacuums it. */
+    bool vacuumRefused = false;
 };
 
 /** Measured FPR on names that were never added, next to the estimate and the model. */
@@ -152,8 +158,15 @@ public:
     Result<qint64> addBulk(const QList<Placement> &placements);
     /** Filters up to this size are loaded in one transaction that writes each chunk once. */
     static constexpr quint64 MaxDenseLoadBytes = quint64(1) << 30;
-    /** Reads names from `in` and adds them: one transaction when the filter fits MaxDenseLoadBytes,
-     *  else committed batches of `batchNames`; bad lines reported and skipped. */
+    /** A dense load that touches more than 1/LoadSteps of the chunks writes them in this many
+     *  committed steps with a VACUUM before each (when the role may vacuum): the table grows by about
+     *  one step instead of doubling. */
+    static constexpr int LoadSteps = 8;
+    /** Reads names from `in` and adds them. When the filter fits MaxDenseLoadBytes every name is read
+     *  before anything is written, and each touched chunk is written once: in one transaction, or in
+     *  LoadSteps committed steps when it touches much of the table. Larger filters go in committed
+     *  batches of `batchNames`. A rerun of the same input completes an interrupted load. Bad lines are
+     *  reported and skipped. */
     Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, qsizetype batchNames = 2'000'000);
 
     Result<FillSnapshot> fill();
@@ -166,7 +179,8 @@ public:
     Result<FillSnapshot> fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed = nullptr);
     /** The table's write counter from the statistics system (rows inserted + updated + deleted since
      *  the stats were reset), one catalog call and no table row read; nullopt when track_counts is
-     *  off. It may lag a write by up to a second (the stats are flushed at most once a second). */
+     *  off. It may lag a write by up to ten seconds: a busy backend flushes its stats at most once a
+     *  second, and one that went idle within a second of its last flush only ten seconds later. */
     Result<std::optional<qint64>> writeCounter();
     /** The reference estimate query, run on the server as the text writes it. */
     Result<double> referenceEstimate();
@@ -183,6 +197,8 @@ public:
 
 private:
     Status requireAttached() const;
+    /** Whether this role may VACUUM the table. */
+    Result<bool> mayVacuum();
     Result<std::pair<bool, bool>> tableAndFunctionExist();
     Result<QString> currentIdentity();
     bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }

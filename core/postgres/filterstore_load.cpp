@@ -94,6 +94,20 @@ Status FilterStore::flushMasks(const std::function<qint64(const CopySink &)> &wr
     }
 }
 
+Result<bool> FilterStore::mayVacuum()
+{
+    // VACUUM's own rule in PostgreSQL 15: the table's owner, the database's owner, or a superuser.
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral(
+        "select pg_has_role(c.relowner, 'USAGE') or pg_has_role(d.datdba, 'USAGE') or "
+        "(select rolsuper from pg_roles where rolname = current_user) "
+        "from pg_class c, pg_database d where c.oid = to_regclass(?) and d.datname = current_database()"));
+    q.addBindValue(mTable);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("reading who owns %1").arg(mTable));
+    return q.value(0).toBool();
+}
+
 Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, qsizetype batchNames)
 {
     if (auto s = requireAttached(); !s)
@@ -111,40 +125,96 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     MaskBatch batch(mGeometry);
     const auto pendingNames = [&]() -> qint64 { return dense ? bitmap->names() : qint64(batch.names()); };
     const auto committedSoFar = [&] {
-        if (dense || report.batches == 0)
+        if (report.batches == 0)
             return QStringLiteral("nothing was written to %1").arg(mTable);
+        if (dense)
+            return QStringLiteral("%1 of the load's %2 steps (chunks in order) were committed to %3 before it; "
+                                  "loading the same input again completes the load (adding a name twice changes "
+                                  "nothing)")
+                .arg(report.batches)
+                .arg(LoadSteps)
+                .arg(mTable);
         return QStringLiteral("%1 names in %2 batch(es) were committed to %3 before it; loading the same input "
                               "again completes the load (adding a name twice changes nothing)")
             .arg(report.namesAdded)
             .arg(report.batches)
             .arg(mTable);
     };
+    const auto failedWriting = [&](Status s) -> Error {
+        Error e = s.error();
+        if (e.kind == ErrorKind::Cancelled || cancelled())
+            return makeError(ErrorKind::Cancelled,
+                             QStringLiteral("load cancelled while writing; %1").arg(committedSoFar()));
+        e.message += QStringLiteral(" (%1)").arg(committedSoFar());
+        e.fix = report.batches == 0 && dense ? QStringLiteral("fix the cause and run the load again")
+                                             : QStringLiteral("fix the cause and load the same input again");
+        return e;
+    };
+    // The dense write. One UPDATE of every touched chunk leaves the table twice its packed size: each
+    // row gets a new version and the old one is space that only VACUUM frees. A load that touches more
+    // than a step's share of the table therefore writes in LoadSteps committed steps, chunks in order,
+    // with a VACUUM before each, so that a step reuses the space the one before it freed and the table
+    // grows by about one step. Only the table's owner (or the database's, or a superuser) may vacuum
+    // it; for anyone else the write is one transaction and the report says the table grew.
+    const auto writeDense = [&]() -> Status {
+        const quint32 chunks = mGeometry.chunks();
+        int steps = 1;
+        if (!mManagedTransaction && bitmap->touchedChunks() > qint64(chunks / LoadSteps)) {
+            auto may = mayVacuum();
+            if (!may)
+                return may.error();
+            report.vacuumRefused = !*may;
+            steps = *may ? LoadSteps : 1;
+        }
+        const quint32 per = (chunks + quint32(steps) - 1) / quint32(steps);
+        for (int step = 0; step < steps; ++step) {
+            if (cancelled())
+                return makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled"));
+            const quint32 first = quint32(step) * per, end = qMin(chunks, first + per);
+            if (bitmap->touchedIn(first, end) == 0)
+                continue;
+            QElapsedTimer stepTimer;
+            if (steps > 1) { // before the step: the space of the step before (and of any earlier write)
+                stepTimer.start();
+                QSqlQuery q(mDb.db());
+                if (!q.exec(QStringLiteral("vacuum %1").arg(mTable)))
+                    return Database::queryError(q, QStringLiteral("vacuuming %1 between the load's steps").arg(mTable));
+                report.vacuumSeconds += double(stepTimer.nsecsElapsed()) / 1e9;
+            }
+            stepTimer.start();
+            qint64 updated = 0;
+            if (auto s = flushMasks([&](const CopySink &sink) { return bitmap->writeCopy(sink, 1 << 20, first, end); },
+                                    &updated);
+                !s)
+                return s;
+            report.updateSeconds += mLastUpdateSeconds;
+            report.copySeconds += double(stepTimer.nsecsElapsed()) / 1e9 - mLastUpdateSeconds;
+            report.chunksUpdated += updated;
+            ++report.batches;
+        }
+        report.namesAdded = bitmap->names();
+        return success();
+    };
     const auto flush = [&]() -> Status {
         if (pendingNames() == 0)
             return success();
+        if (dense) {
+            if (auto s = writeDense(); !s)
+                return failedWriting(s);
+            return success();
+        }
         QElapsedTimer flushTimer;
         flushTimer.start();
         qint64 updated = 0;
         const qint64 names = pendingNames();
-        Status s = dense ? flushMasks([&](const CopySink &sink) { return bitmap->writeCopy(sink); }, &updated)
-                         : flushMasks([&](const CopySink &sink) { return batch.writeCopy(sink); }, &updated);
-        if (!s) {
-            Error e = s.error();
-            if (e.kind == ErrorKind::Cancelled || cancelled())
-                return makeError(ErrorKind::Cancelled,
-                                 QStringLiteral("load cancelled while writing; %1").arg(committedSoFar()));
-            e.message += QStringLiteral(" (%1)").arg(committedSoFar());
-            e.fix = dense ? QStringLiteral("fix the cause and run the load again")
-                          : QStringLiteral("fix the cause and load the same input again");
-            return e;
-        }
+        if (auto s = flushMasks([&](const CopySink &sink) { return batch.writeCopy(sink); }, &updated); !s)
+            return failedWriting(s);
         report.updateSeconds += mLastUpdateSeconds;
         report.copySeconds += double(flushTimer.nsecsElapsed()) / 1e9 - mLastUpdateSeconds;
         report.namesAdded += names;
         report.chunksUpdated += updated;
         ++report.batches;
-        if (!dense)
-            batch.clear();
+        batch.clear();
         return success();
     };
     QList<QByteArray> names;

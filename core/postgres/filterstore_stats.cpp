@@ -90,11 +90,13 @@ Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::ve
     if (changed)
         changed->clear();
     // age() is the distance back from the newest xid: a row written at or after the position is no
-    // older than the position itself (frozen rows are the oldest of all). xid has no order of its own.
+    // older than the position itself (frozen rows are the oldest of all). xid has no order of its own;
+    // the position's age is computed once (an InitPlan), not per row.
     QSqlQuery q(mDb.db());
     q.setForwardOnly(true);
     q.prepare(positionRow() +
-              QStringLiteral("select chunk, bit_count(bits) from %1 where age(xmin) <= age(?::text::xid)").arg(mTable));
+              QStringLiteral("select chunk, bit_count(bits) from %1 where age(xmin) <= (select age(?::text::xid))")
+                  .arg(mTable));
     q.addBindValue(earlier.position);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the changed chunks of %1").arg(mTable));
@@ -207,7 +209,9 @@ Result<TableHealth> FilterStore::health()
         "select pg_total_relation_size(c.oid), pg_relation_size(c.oid), pg_indexes_size(c.oid), "
         "coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0), "
         "s.n_live_tup, s.n_dead_tup, s.last_vacuum, s.last_autovacuum, s.last_analyze, s.last_autoanalyze, "
-        "s.vacuum_count, s.autovacuum_count "
+        "s.vacuum_count, s.autovacuum_count, "
+        "coalesce((select option_value::int from pg_options_to_table(c.reloptions) "
+        "where option_name = 'fillfactor'), 100) "
         "from pg_class c left join pg_stat_user_tables s on s.relid = c.oid where c.oid = to_regclass(?)"));
     q.addBindValue(mTable);
     if (!q.exec() || !q.next())
@@ -224,7 +228,9 @@ Result<TableHealth> FilterStore::health()
     h.lastAutoanalyze = q.value(9).toDateTime();
     h.vacuumCount = q.value(10).toLongLong();
     h.autovacuumCount = q.value(11).toLongLong();
-    const double ideal = double(mGeometry.heapSizeEstimate());
+    h.fillfactor = q.value(12).toInt();
+    h.packedHeapBytes = qint64(mGeometry.heapSizeEstimate(h.fillfactor));
+    const double ideal = double(h.packedHeapBytes);
     h.bloat = ideal > 0 ? double(h.heapBytes) / ideal : 0;
     return h;
 }
