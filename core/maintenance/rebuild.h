@@ -119,6 +119,13 @@ struct SwapReport {
     qint64 drainedInSwap = 0;
     double exclusiveMs = 0; ///< how long checks were blocked (ACCESS EXCLUSIVE to commit)
     double lockMs = 0;      ///< how long adds were blocked (EXCLUSIVE to commit)
+    /** Where the swap's wall time went, in order (ms): draining most of the backlog, the guard (fills
+     *  and audit), verifying the drained names, planning the carry-over, catching up on the names
+     *  recorded meanwhile, waiting for the EXCLUSIVE
+     *  lock, the final drain and the guard's counts under it, the renames and the commit. */
+    double earlyDrainMs = 0, guardMs = 0, verifyMs = 0, planMs = 0, catchUpMs = 0, lockWaitMs = 0, underLockMs = 0,
+           renameMs = 0;
+    int catchUpPasses = 0; ///< drains between the guard and the lock, until one found little
 };
 
 /**
@@ -146,6 +153,9 @@ public:
     /** Swaps the rebuilt table and function in for the live ones, in one transaction, carrying over
      *  what the site set on the live pair; refused (ErrorKind::Refused) when the guard says no. */
     static Result<SwapReport> swap(Database &db, const QString &newTable, const SwapOptions &options = {});
+    /** The swap drains what is left under a lock that blocks adds; when the last catch-up drain before
+     *  it took longer than this, the swap is refused rather than block sign-ups that long. */
+    static constexpr double MaxAddBlockMs = 2000;
     /** Drops the old pairs the swaps of `live` recorded (and nothing else), in one transaction;
      *  with dryRun, only lists them. */
     static Result<QStringList> dropOld(Database &db, const FilterRef &live, bool dryRun = false);

@@ -41,7 +41,7 @@ struct PendingBatch {
 };
 
 Result<PendingBatch> pendingBatch(Database &db, const QString &schema, bool drained, qint64 after, int limit,
-                                  qint64 upTo = std::numeric_limits<qint64>::max())
+                                  qint64 upTo = std::numeric_limits<qint64>::max(), bool lockRows = true)
 {
     QSqlQuery q(db.db());
     q.setForwardOnly(true);
@@ -49,7 +49,7 @@ Result<PendingBatch> pendingBatch(Database &db, const QString &schema, bool drai
                              "order by id limit %2%3")
                   .arg(schema)
                   .arg(limit)
-                  .arg(drained ? QString() : QStringLiteral(" for update")));
+                  .arg(drained || !lockRows ? QString() : QStringLiteral(" for update")));
     q.addBindValue(drained);
     q.addBindValue(after);
     q.addBindValue(upTo);
@@ -116,6 +116,7 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
         bound = q.value(0).toLongLong();
     }
     qint64 added = 0;
+    qint64 after = 0;
     for (;;) {
         if (!final && !db.db().transaction())
             return makeError(ErrorKind::Connection, QStringLiteral("cannot begin a drain"));
@@ -124,7 +125,10 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
                 db.db().rollback();
             return e;
         };
-        auto batch = pendingBatch(db, schema, false, 0, 50000, bound);
+        // Pages by id (a row still in flight below `after` waits for the next drain). The final drain
+        // runs under the swap's lock and its table is dropped at the commit: it marks nothing. Earlier
+        // drains lock their rows and mark them in the same transaction.
+        auto batch = pendingBatch(db, schema, false, after, 50000, bound, !final);
         if (!batch)
             return fail(batch.error());
         if (batch->names.isEmpty()) {
@@ -132,15 +136,30 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
                 db.db().commit();
             break;
         }
+        after = batch->ids.back();
         auto maybe = maybeIn(live, batch->names);
         if (!maybe)
             return fail(maybe.error());
         auto placed = next.place(*maybe);
         if (!placed)
             return fail(placed.error());
-        if (!placed->isEmpty())
-            if (auto r = next.addBulk(*placed); !r)
+        // Most recorded names come from checks of names the new filter already holds (the export
+        // had them): only the others are written.
+        QList<Placement> missing;
+        if (!placed->isEmpty()) {
+            auto inNext = next.check(*placed);
+            if (!inNext)
+                return fail(inNext.error());
+            for (qsizetype i = 0; i < placed->size(); ++i)
+                if (!inNext->at(i))
+                    missing.append(placed->at(i));
+        }
+        if (!missing.isEmpty())
+            if (auto r = next.addBulk(missing); !r)
                 return fail(r.error());
+        added += maybe->size();
+        if (final)
+            continue;
         QString ids = QStringLiteral("{");
         for (size_t i = 0; i < batch->ids.size(); ++i)
             ids += (i ? QStringLiteral(",") : QString()) + QString::number(batch->ids[i]);
@@ -152,9 +171,8 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
         if (!q.exec())
             return fail(Database::queryError(q, QStringLiteral("recording the drain")));
         q.finish();
-        if (!final && !db.db().commit())
+        if (!db.db().commit())
             return makeError(ErrorKind::Server, QStringLiteral("commit of a drain failed"));
-        added += maybe->size();
     }
     next.setManagedTransaction(false);
     return added;
@@ -214,10 +232,20 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
 {
     // Most of the backlog is drained before the guard counts and before any lock is taken; the
     // swap drains only the rest.
+    QElapsedTimer stage;
+    stage.start();
+    const auto lap = [&stage] {
+        const double ms = double(stage.nsecsElapsed()) / 1e6;
+        stage.restart();
+        return ms;
+    };
+    SwapReport report;
     if (auto st = state(db, o.live); st && st->exists && st->stage == QLatin1String("ready"))
         if (auto early = drain(db, *st, false); !early)
             return early.error();
+    report.earlyDrainMs = lap();
     auto checked = checkSwap(db, newTable, o);
+    report.guardMs = lap();
     if (!checked)
         return checked.error();
     if (!checked->refusal.isEmpty())
@@ -265,8 +293,8 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
                              QStringLiteral("run 'bloomctl rebuild --abort' and rebuild"));
     }
 
+    report.verifyMs = lap();
     const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd_HHmmss"));
-    SwapReport report;
     report.check = *checked;
     report.oldTable = suffixed(st->liveTable, QStringLiteral("_old_") + stamp);
     report.oldFunction = suffixed(st->liveFunction, QStringLiteral("_old_") + stamp);
@@ -277,6 +305,34 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
         db.db().rollback();
         return e;
     };
+    report.planMs = lap();
+    // What checks and adds recorded during the guard is drained now, in passes until a pass finds
+    // little, so that the drain under the lock (which blocks adds) has only the last moments left.
+    // The drain under the lock takes about as long as the last pass did (what accumulated meanwhile).
+    double lastPassMs = 0;
+    for (int pass = 0; pass < 20; ++pass) {
+        QElapsedTimer passTimer;
+        passTimer.start();
+        auto caughtUp = drainInto(db, h->schema, live, next, false);
+        if (!caughtUp)
+            return caughtUp.error();
+        lastPassMs = double(passTimer.nsecsElapsed()) / 1e6;
+        report.catchUpPasses = pass + 1;
+        if (lastPassMs < MaxAddBlockMs / 2 || double(stage.nsecsElapsed()) / 1e6 > 60000)
+            break;
+    }
+    report.catchUpMs = lap();
+    if (lastPassMs > MaxAddBlockMs)
+        return makeError(ErrorKind::Refused,
+                         QStringLiteral("refusing to swap in %1 now: names are recorded about as fast as they are "
+                                        "drained (the last of %2 drain passes took %3 s), so the drain under the "
+                                        "swap's lock would block sign-ups for about that long; nothing was swapped "
+                                        "and the drained names stay drained")
+                             .arg(newTable)
+                             .arg(report.catchUpPasses)
+                             .arg(lastPassMs / 1000, 0, 'f', 1),
+                         QStringLiteral("run the swap again when the check traffic is lower (every check records "
+                                        "its name while a rebuild runs)"));
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the swap"));
     QSqlQuery q(db.db());
@@ -286,6 +342,7 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
             QStringLiteral("set local lock_timeout = '30s'; lock table %1 in exclusive mode").arg(live.quotedTable())))
         return rollback(Database::queryError(q, QStringLiteral("locking %1").arg(st->liveTable)));
     lockTimer.start();
+    report.lockWaitMs = lap();
     // The new table too, now: a lock wait on it (autovacuum yields only after deadlock_timeout) must
     // not fall into the window in which checks are blocked.
     if (!q.exec(QStringLiteral("lock table %1 in access exclusive mode").arg(next.quotedTable())))
@@ -317,6 +374,7 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     if (!plan->onNew.isEmpty() && !q.exec(plan->onNew))
         return rollback(
             Database::queryError(q, QStringLiteral("carrying %1's settings over to %2").arg(st->liveTable, newTable)));
+    report.underLockMs = lap();
     // ACCESS EXCLUSIVE for the renames only: checks wait from here to the commit.
     QElapsedTimer exclusive;
     if (!q.exec(QStringLiteral("lock table %1 in access exclusive mode").arg(live.quotedTable())))
@@ -342,6 +400,7 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     if (!db.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit of the swap failed; nothing changed"));
     report.exclusiveMs = double(exclusive.nsecsElapsed()) / 1e6;
+    report.renameMs = lap();
     report.lockMs = double(lockTimer.nsecsElapsed()) / 1e6;
     return report;
 }

@@ -114,7 +114,12 @@ int main(int argc, char **argv)
                         if (auto r = store.writeCounter())
                             c = *r;
                     });
-                    if (c != *counterBefore) {
+                    if (c && *c - **counterBefore >= chunks / 4) { // as FilterWorker: most rows written
+                        auto f = store.fill();
+                        if (!f)
+                            die(f.error());
+                        rowsRead = f->rowsRead;
+                    } else if (c != *counterBefore) {
                         auto since = store.fillSince(*last);
                         if (!since)
                             die(since.error());

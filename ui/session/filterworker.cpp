@@ -261,7 +261,11 @@ void FilterWorker::refresh(int token, HeatScale scale)
     }
     FillResult r;
     r.onWorkerThread = QThread::currentThread() != QCoreApplication::instance()->thread();
-    r.incremental = same && !fullDue && !mLast->fill.position.isEmpty();
+    // A read of the changes tests every row's header; when the counter says most rows were written it
+    // costs more than reading them all (bench_refresh: 1.7x at 100%), so then the whole fill is read.
+    const bool fewWritten =
+        !counter->has_value() || mLastCounter < 0 || **counter - mLastCounter < qint64(mStore->geometry().chunks() / 4);
+    r.incremental = same && !fullDue && fewWritten && !mLast->fill.position.isEmpty();
     auto fill = r.incremental ? mStore->fillSince(mLast->fill, &r.changedChunks) : mStore->fill();
     if (!fill) {
         report(Operation::Refresh, fill.error());
