@@ -259,6 +259,28 @@ private slots:
         });
         QVERIFY(r.run().ok());
         PgConn c(filterDb());
+        // Names recorded faster than drained (here: any drain is too slow) would block sign-ups under
+        // the swap's lock for as long: refused, nothing swapped, and the drained name is still in.
+        SwapOptions hurried;
+        hurried.allowFewerNames = true;
+        hurried.auditSample = 0;
+        hurried.maxAddBlockMs = -1;
+        auto busy = Rebuilder::swap(*db, QStringLiteral("refused"), hurried);
+        QVERIFY(!busy.ok());
+        QCOMPARE(busy.error().kind, ErrorKind::Refused);
+        QVERIFY2(busy.error().message.contains(QLatin1String("recorded about as fast as they are drained")),
+                 qPrintable(busy.error().message));
+        QCOMPARE(c.column(QStringLiteral("select count(*) from username_filter"))->value(0), QByteArray("131072"));
+        QCOMPARE(c.column(QStringLiteral("select count(*) from refused"))->value(0), QByteArray("262144"));
+        { // (read with the client's placement: a check through the live function would record it again)
+            FilterStore next(*db, FilterRef{QStringLiteral("refused"), QStringLiteral("refused_bits")});
+            QVERIFY(next.attach().ok());
+            auto placed = next.place({"drained-name"});
+            QVERIFY(placed.ok());
+            auto in = next.check(*placed);
+            QVERIFY(in.ok());
+            QVERIFY(in->at(0));
+        }
         // Lose the drained name's bits in the new table: swap must refuse.
         const Placement p = placeAscii(*Geometry::fromCounts(262144, 8192, 7), "drained-name");
         QVERIFY(c.exec(QStringLiteral("update refused set bits = 0::bit(8192) where chunk = %1").arg(p.chunk)).ok());

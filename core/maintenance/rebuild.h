@@ -86,6 +86,9 @@ struct SwapOptions {
     /** Users to sample for the audit of the new table; without it, the rebuild's own sources. */
     std::optional<ShardMap> shards;
     qint64 auditSample = 10000; ///< per shard or source; 0 skips the audit
+    /** The swap drains what is left under a lock that blocks adds; when the last catch-up drain before
+     *  it took longer than this, the swap is refused rather than block sign-ups that long. */
+    double maxAddBlockMs = 2000;
 };
 
 /** What the guard found, before the swap and again inside its transaction. */
@@ -153,9 +156,6 @@ public:
     /** Swaps the rebuilt table and function in for the live ones, in one transaction, carrying over
      *  what the site set on the live pair; refused (ErrorKind::Refused) when the guard says no. */
     static Result<SwapReport> swap(Database &db, const QString &newTable, const SwapOptions &options = {});
-    /** The swap drains what is left under a lock that blocks adds; when the last catch-up drain before
-     *  it took longer than this, the swap is refused rather than block sign-ups that long. */
-    static constexpr double MaxAddBlockMs = 2000;
     /** Drops the old pairs the swaps of `live` recorded (and nothing else), in one transaction;
      *  with dryRun, only lists them. */
     static Result<QStringList> dropOld(Database &db, const FilterRef &live, bool dryRun = false);

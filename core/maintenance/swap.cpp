@@ -318,11 +318,11 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
             return caughtUp.error();
         lastPassMs = double(passTimer.nsecsElapsed()) / 1e6;
         report.catchUpPasses = pass + 1;
-        if (lastPassMs < MaxAddBlockMs / 2 || double(stage.nsecsElapsed()) / 1e6 > 60000)
+        if (lastPassMs < o.maxAddBlockMs / 2 || double(stage.nsecsElapsed()) / 1e6 > 60000)
             break;
     }
     report.catchUpMs = lap();
-    if (lastPassMs > MaxAddBlockMs)
+    if (lastPassMs > o.maxAddBlockMs)
         return makeError(ErrorKind::Refused,
                          QStringLiteral("refusing to swap in %1 now: names are recorded about as fast as they are "
                                         "drained (the last of %2 drain passes took %3 s), so the drain under the "
