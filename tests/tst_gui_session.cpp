@@ -13,6 +13,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QImage>
@@ -506,6 +507,16 @@ private slots:
         QVERIFY2(r.fill.rowsRead >= 1 && r.fill.rowsRead < 100, qPrintable(QString::number(r.fill.rowsRead)));
         QVERIFY(std::binary_search(r.changedChunks.begin(), r.changedChunks.end(), p.chunk));
         QVERIFY2(mWindow->statusText().contains(QLatin1String("changed chunk")), qPrintable(mWindow->statusText()));
+        // The heatmap rings it, and keeps the ring through refreshes that find nothing new.
+        QVERIFY(mWindow->heatmap()->marksChanges());
+        const auto &marked = mWindow->heatmap()->markedChunks();
+        QVERIFY(std::binary_search(marked.begin(), marked.end(), p.chunk));
+        QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(), mWindow->heatmap()->result().unchanged), 20000);
+        QVERIFY(std::binary_search(mWindow->heatmap()->markedChunks().begin(), mWindow->heatmap()->markedChunks().end(),
+                                   p.chunk));
+        mWindow->findChild<QCheckBox *>(QStringLiteral("markChanges"))->setChecked(false);
+        QVERIFY(mWindow->heatmap()->markedChunks().empty());
+        mWindow->findChild<QCheckBox *>(QStringLiteral("markChanges"))->setChecked(true);
         // The picture is the server's, row for row.
         auto sum = writer.column(QStringLiteral("select sum(bit_count(bits)) from username_filter"));
         QVERIFY(sum.ok());

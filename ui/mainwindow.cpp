@@ -93,6 +93,12 @@ MainWindow::MainWindow(QWidget *parent)
     });
     scaleRow->addWidget(scaleLabel);
     scaleRow->addWidget(mScaleMode);
+    auto *markChanges = new QCheckBox(tr("&Mark changed chunks"), left);
+    markChanges->setObjectName(QStringLiteral("markChanges"));
+    markChanges->setToolTip(tr("Rings the chunks that the last refresh which found a write read as changed"));
+    connect(markChanges, &QCheckBox::toggled, mHeatmap, &HeatmapWidget::setMarkChanges);
+    markChanges->setChecked(true);
+    scaleRow->addWidget(markChanges);
     scaleRow->addStretch(1);
     leftLayout->addWidget(mLegend);
     leftLayout->addLayout(scaleRow);

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bloom {
@@ -101,9 +102,19 @@ void HeatmapWidget::setResult(const FillResult &result)
 {
     mLoading.clear();
     const bool first = mResult.heatmap.isNull() || mResult.heatmap.size() != result.heatmap.size();
+    if (first)
+        mChanged.clear(); // another filter or geometry
+    else if (!result.unchanged && !result.throttled && !result.changedChunks.empty())
+        mChanged = result.changedChunks; // a read that found changes; the others keep the last ones
     mResult = result;
     if (first)
         fit();
+    update();
+}
+
+void HeatmapWidget::setMarkChanges(bool on)
+{
+    mMarkChanges = on;
     update();
 }
 
@@ -191,6 +202,19 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform, false); // a cell is a chunk: no blurring
     p.drawImage(imageRect(), mResult.heatmap);
+    if (mMarkChanges && !mChanged.empty()) {
+        // A ring around each changed chunk, at least 6 px so that one chunk in 131,072 is seen; past a
+        // few thousand the rings would cover the map, so only the first 5,000 are drawn.
+        p.setPen(QPen(QColor(0, 230, 255), 1.5));
+        p.setBrush(Qt::NoBrush);
+        const size_t drawn = std::min<size_t>(mChanged.size(), 5000);
+        for (size_t i = 0; i < drawn; ++i) {
+            QRectF cell = cellRect(mChanged[i]);
+            if (cell.width() < 6)
+                cell = QRectF(cell.center() - QPointF(3, 3), QSizeF(6, 6));
+            p.drawRect(cell);
+        }
+    }
     if (mHover >= 0) {
         QRectF cell = cellRect(quint32(mHover));
         if (cell.width() < 5)

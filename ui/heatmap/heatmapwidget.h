@@ -19,6 +19,11 @@ public:
     /** Until the first refresh of a (new) filter: no picture, and a line that says it is loading. */
     void setLoading(const Geometry &g);
     const FillResult &result() const { return mResult; }
+    /** Outlines the chunks the last read that found a change reported changed (FillResult::changedChunks). */
+    void setMarkChanges(bool on);
+    bool marksChanges() const { return mMarkChanges; }
+    /** The chunks outlined now (empty while marking is off). */
+    const std::vector<quint32> &markedChunks() const { return mMarkChanges ? mChanged : mNone; }
     /** The chunk under the mouse or the keyboard's cursor, or -1. */
     qint64 current() const { return mHover; }
     /** The chunk under a widget position, or -1. */
@@ -52,6 +57,9 @@ private:
     QRectF imageRect() const;
 
     FillResult mResult;
+    std::vector<quint32> mChanged; ///< of the last read that found a change
+    const std::vector<quint32> mNone;
+    bool mMarkChanges = false;
     double mZoom = 1.0; ///< 1.0 = fitted to the widget
     QPointF mOffset;    ///< pan, in widget pixels
     QPoint mPressPos;
