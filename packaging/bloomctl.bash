@@ -5,12 +5,13 @@ _bloomctl()
     _init_completion || return
 
     local commands="explain init info add check load fill fpr skew chunk rebuild swap drop-old
-        signup audit simulate demo delete-user tables health metrics"
+        signup audit simulate demo delete-user tables health metrics record history"
     local options="--db --table --function --json --chunks --chunk-bits --k --csv --sample --yes
         --shards --generate --taken-share --typing-ms --debounce-ms --source --query --file --method
         --target-fpr --expected-names --into --into-function --grace --abort --exact --no-record
         --allow-fewer-names --accept-uncarried --allow-smaller --audit-sample --redis --key --bits
-        --js --redis-demo --version --help"
+        --js --redis-demo --max-fpr --max-chunk-fill --warn-fpr --warn-chunk-fill --max-snapshot-age
+        --since --thin --print-sql --version --help"
 
     case $prev in
         --table|--into)

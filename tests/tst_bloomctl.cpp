@@ -1,4 +1,5 @@
 #include "local/localcluster.h"
+#include "postgres/pgconn.h"
 #include "testcluster.h"
 
 #include <QFile>
@@ -222,6 +223,106 @@ private slots:
         QVERIFY(r.out.endsWith("# EOF\n"));
         // Prometheus' own checker, unpacked by packaging/setup from Debian's prometheus package.
         QVERIFY2(promtoolAccepts(r.out), qPrintable(mPromtoolSaid));
+    }
+
+    /** record, history and thinning of bloomscope_history; health and metrics on its age. */
+    void historyRecordThinAndAge()
+    {
+        Run r = bloomctl({QStringLiteral("health"), QStringLiteral("--max-snapshot-age"), QStringLiteral("1h")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains("no snapshot recorded"), r.out.constData());
+        r = bloomctl({QStringLiteral("history")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("no snapshot of public.username_filter recorded"), r.out.constData());
+
+        r = bloomctl({QStringLiteral("record")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("recorded public.username_filter at "), r.out.constData());
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("record")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject snap = json(r).toObject();
+        QCOMPARE(snap.value(QStringLiteral("chunks")).toInt(), 131072);
+        qint64 histogramTotal = 0;
+        for (const QJsonValue v : snap.value(QStringLiteral("histogram")).toArray())
+            histogramTotal += v.toInteger();
+        QCOMPARE(histogramTotal, qint64(131072));
+        // The same numbers the server computes.
+        PgConn c(mDb);
+        QCOMPARE(QByteArray::number(snap.value(QStringLiteral("set_bits")).toInteger()),
+                 c.column(QStringLiteral("select sum(bit_count(bits)) from username_filter"))->value(0));
+
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("history")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(json(r).toArray().size(), 2);
+        r = bloomctl(
+            {QStringLiteral("history"), QStringLiteral("--csv"), QStringLiteral("--since"), QStringLiteral("1h")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("taken_at,table,chunks,"));
+        QCOMPARE(r.out.count('\n'), 3);
+        r = bloomctl({QStringLiteral("history"), QStringLiteral("--since"), QStringLiteral("yesterday-ish")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--since takes a time"), r.err.constData());
+
+        r = bloomctl({QStringLiteral("health"), QStringLiteral("--max-snapshot-age"), QStringLiteral("1h")});
+        QVERIFY2(r.code == 0, r.out.constData());
+        r = bloomctl({QStringLiteral("metrics")});
+        QVERIFY(r.out.contains("bloomscope_snapshot_age_seconds{table=\"public.username_filter\"} "));
+        QVERIFY2(promtoolAccepts(r.out), qPrintable(mPromtoolSaid));
+
+        // Old snapshots: three in one hour ten days ago, three on one day a hundred days ago. Thinning
+        // keeps the first of each (and everything of the last week).
+        QVERIFY(c.exec(QStringLiteral(
+                           "insert into bloomscope_history (taken_at, filter_table, chunks, chunk_bits, k, set_bits, "
+                           "estimated_names, estimated_fpr, fullest_chunk, fullest_set_bits, histogram, cost_ms) "
+                           "select t, 'public.username_filter', 131072, 8192, 7, 0, 0, 0, 0, 0, '{}', 0 from "
+                           "unnest(array[date_trunc('hour', now() - interval '10 days') + interval '1 minute', "
+                           "date_trunc('hour', now() - interval '10 days') + interval '2 minutes', "
+                           "date_trunc('hour', now() - interval '10 days') + interval '3 minutes', "
+                           "date_trunc('day', now() - interval '100 days') + interval '1 hour', "
+                           "date_trunc('day', now() - interval '100 days') + interval '2 hours', "
+                           "date_trunc('day', now() - interval '100 days') + interval '3 hours']) t"))
+                    .ok());
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("record"), QStringLiteral("--thin")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json(r).toObject().value(QStringLiteral("thinned")).toInteger(), qint64(4));
+        r = bloomctl({QStringLiteral("--json"), QStringLiteral("history")});
+        QCOMPARE(json(r).toArray().size(), 5); // 2 old + 3 of today
+
+        // A role that may read the filter but not create tables: a clear error naming the grant, and
+        // the SQL for its DBA.
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("app"), QStringLiteral("create schema elsewhere; create role recorder login; "
+                                                                "grant usage on schema elsewhere to recorder"))
+                    .ok());
+        r = bloomctl({QStringLiteral("--table"), QStringLiteral("elsewhere.f"), QStringLiteral("--function"),
+                      QStringLiteral("elsewhere.f_bits"), QStringLiteral("init"), QStringLiteral("--chunks"),
+                      QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("app"), QStringLiteral("grant select on elsewhere.f to recorder; "
+                                                                "grant execute on function elsewhere.f_bits(text) "
+                                                                "to recorder"))
+                    .ok());
+        const QStringList there{QStringLiteral("--table"), QStringLiteral("elsewhere.f"), QStringLiteral("--function"),
+                                QStringLiteral("elsewhere.f_bits")};
+        r = bloomctl(there + QStringList{QStringLiteral("record")}, {}, mDb + QStringLiteral(" user=recorder"));
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("cannot create the history table") &&
+                     r.err.contains("grant create on schema \"elsewhere\" to ROLE"),
+                 r.err.constData());
+        r = bloomctl(there + QStringList{QStringLiteral("record"), QStringLiteral("--print-sql")}, {},
+                     mDb + QStringLiteral(" user=recorder"));
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("create table if not exists \"elsewhere\".bloomscope_history"), r.out.constData());
+        // Its DBA runs that SQL and grants what recording needs: now it records.
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("app"),
+                          QString::fromUtf8(r.out) +
+                              QStringLiteral("\ngrant select, insert on elsewhere.bloomscope_history to recorder; "
+                                             "grant usage on sequence elsewhere.bloomscope_history_id_seq to recorder"))
+                    .ok());
+        r = bloomctl(there + QStringList{QStringLiteral("record")}, {}, mDb + QStringLiteral(" user=recorder"));
+        QVERIFY2(r.code == 0, r.err.constData());
     }
 
     void monitoringAsARoleThatMayOnlyRead()

@@ -44,10 +44,20 @@ Commands:
   tables                the tables that look like filters (chunk int, bits bit(N)) in the
                         role's schemas, one per line (bash completion uses it)
   health [--max-fpr P] [--max-chunk-fill F] [--warn-fpr P] [--warn-chunk-fill F]
+         [--max-snapshot-age D]
                         a monitoring plugin (Nagios, Icinga): one status line with
                         performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
-                        CRITICAL at P (0.01) or F (0.5); WARNING at half P, 90% of F, or
-                        an interrupted rebuild
+                        CRITICAL at P (0.01) or F (0.5); WARNING at half P, 90% of F, an
+                        interrupted rebuild, or (with D: 2h, 1d) no snapshot recorded in D
+  record [--thin] [--print-sql]
+                        record a snapshot of the filter (fill, estimated names and FPR, fullest
+                        chunk, a fill histogram) in bloomscope_history beside the table, which
+                        it creates on first use; --thin then keeps every snapshot of the last 7
+                        days, one an hour up to 90 days and one a day before; --print-sql
+                        prints the table's SQL for a DBA to create it and does nothing else
+  history [--since WHEN] [--csv]
+                        the recorded snapshots, oldest first; WHEN is a time (2026-12-01 or
+                        2026-12-01T08:00) or an age (90m, 12h, 7d)
   metrics [--target-fpr P]
                         the filter's gauges in Prometheus' text format (fill, names, FPR,
                         capacity left to P, fullest chunk, table size, rebuild state)
@@ -175,20 +185,42 @@ int exitCodeFor(ErrorKind kind)
 
 Args parseArgs(const QStringList &argv)
 {
-    static const QSet<QString> valued{
-        QStringLiteral("db"),           QStringLiteral("table"),          QStringLiteral("function"),
-        QStringLiteral("chunks"),       QStringLiteral("chunk-bits"),     QStringLiteral("k"),
-        QStringLiteral("sample"),       QStringLiteral("shards"),         QStringLiteral("generate"),
-        QStringLiteral("taken-share"),  QStringLiteral("typing-ms"),      QStringLiteral("debounce-ms"),
-        QStringLiteral("source"),       QStringLiteral("query"),          QStringLiteral("file"),
-        QStringLiteral("method"),       QStringLiteral("target-fpr"),     QStringLiteral("expected-names"),
-        QStringLiteral("into"),         QStringLiteral("grace"),          QStringLiteral("redis"),
-        QStringLiteral("key"),          QStringLiteral("bits"),           QStringLiteral("into-function"),
-        QStringLiteral("audit-sample"), QStringLiteral("max-fpr"),        QStringLiteral("max-chunk-fill"),
-        QStringLiteral("warn-fpr"),     QStringLiteral("warn-chunk-fill")};
+    static const QSet<QString> valued{QStringLiteral("db"),
+                                      QStringLiteral("table"),
+                                      QStringLiteral("function"),
+                                      QStringLiteral("chunks"),
+                                      QStringLiteral("chunk-bits"),
+                                      QStringLiteral("k"),
+                                      QStringLiteral("sample"),
+                                      QStringLiteral("shards"),
+                                      QStringLiteral("generate"),
+                                      QStringLiteral("taken-share"),
+                                      QStringLiteral("typing-ms"),
+                                      QStringLiteral("debounce-ms"),
+                                      QStringLiteral("source"),
+                                      QStringLiteral("query"),
+                                      QStringLiteral("file"),
+                                      QStringLiteral("method"),
+                                      QStringLiteral("target-fpr"),
+                                      QStringLiteral("expected-names"),
+                                      QStringLiteral("into"),
+                                      QStringLiteral("grace"),
+                                      QStringLiteral("redis"),
+                                      QStringLiteral("key"),
+                                      QStringLiteral("bits"),
+                                      QStringLiteral("into-function"),
+                                      QStringLiteral("audit-sample"),
+                                      QStringLiteral("max-fpr"),
+                                      QStringLiteral("max-chunk-fill"),
+                                      QStringLiteral("warn-fpr"),
+                                      QStringLiteral("warn-chunk-fill"),
+                                      QStringLiteral("max-snapshot-age"),
+                                      QStringLiteral("since")};
     static const QSet<QString> flags{QStringLiteral("json"),
                                      QStringLiteral("help"),
                                      QStringLiteral("csv"),
+                                     QStringLiteral("thin"),
+                                     QStringLiteral("print-sql"),
                                      QStringLiteral("abort"),
                                      QStringLiteral("yes"),
                                      QStringLiteral("exact"),
@@ -493,7 +525,8 @@ int run(const QStringList &argv)
         {QStringLiteral("audit"), cmdAudit},      {QStringLiteral("simulate"), cmdSimulate},
         {QStringLiteral("demo"), cmdDemo},        {QStringLiteral("delete-user"), cmdDeleteUser},
         {QStringLiteral("tables"), cmdTables},    {QStringLiteral("health"), cmdHealth},
-        {QStringLiteral("metrics"), cmdMetrics},
+        {QStringLiteral("metrics"), cmdMetrics},  {QStringLiteral("record"), cmdRecord},
+        {QStringLiteral("history"), cmdHistory},
     };
     if (command == QLatin1String("demo") && a.flag("redis-demo"))
         return cmdRedisDemo(c);

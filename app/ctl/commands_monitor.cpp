@@ -3,10 +3,17 @@
 #include "commands.h"
 #include "context.h"
 
+#include "maintenance/history.h"
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
+#include "postgres/identifier.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSqlQuery>
 
 #include <cmath>
 
@@ -44,6 +51,9 @@ int cmdHealth(Context &c)
     const auto warnFill = rateOption(c.args(), "warn-chunk-fill", *maxFill * 0.9);
     if (!warnFpr || !warnFill)
         return unknown(QStringLiteral("--warn-fpr and --warn-chunk-fill take a rate between 0 and 1"));
+    const auto maxAge = durationSeconds(c.args().option("max-snapshot-age", QStringLiteral("1d")));
+    if (!maxAge)
+        return unknown(QStringLiteral("--max-snapshot-age takes an age: 3600, 90m, 2h, 1d"));
     auto reading = readFilter(c);
     if (!reading)
         return unknown(reading.error().message);
@@ -81,6 +91,19 @@ int cmdHealth(Context &c)
                               "rebuild --abort")
                    .arg(rebuild->newTable)
                    .arg(rebuild->pending);
+    }
+    if (c.args().has("max-snapshot-age")) {
+        auto newest = History::newest(**c.database(), *s);
+        if (!newest)
+            return unknown(newest.error().message);
+        const qint64 age = *newest ? (*newest)->takenAt.secsTo(QDateTime::currentDateTimeUtc()) : -1;
+        if (age < 0 || age > *maxAge) {
+            raise(PluginWarning);
+            why << (age < 0 ? QStringLiteral("no snapshot recorded (bloomctl record)")
+                            : QStringLiteral("last snapshot %1 s old, over %2 s: is the recording schedule running?")
+                                  .arg(age)
+                                  .arg(*maxAge));
+        }
     }
     const QString summary = QStringLiteral("%1: estimated FPR %2, about %3 names (%4% of the capacity at %5), "
                                            "fullest chunk %6%")
@@ -159,9 +182,141 @@ int cmdMetrics(Context &c)
            rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready") ? 1 : 0);
     metric("bloomscope_rebuild_pending_names", "gauge", "Names recorded for the rebuilt filter, not yet drained.",
            rebuild->exists ? double(rebuild->pending) : 0);
+    if (auto newest = History::newest(**c.database(), *s); newest && *newest)
+        metric("bloomscope_snapshot_age_seconds", "gauge", "Age of the newest snapshot in bloomscope_history.",
+               double((*newest)->takenAt.msecsTo(QDateTime::currentDateTimeUtc())) / 1000);
     metric("bloomscope_scrape_duration_seconds", "gauge", "What this scrape took.", double(t.nsecsElapsed()) / 1e9);
     out += QStringLiteral("# EOF\n");
     c.out() << out;
+    return ExitOk;
+}
+
+std::optional<qint64> durationSeconds(const QString &text)
+{
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+)\\s*([smhd]?)\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const qint64 n = m.captured(1).toLongLong();
+    const QString unit = m.captured(2);
+    const qint64 scale = unit == QLatin1String("d")   ? 86400
+                         : unit == QLatin1String("h") ? 3600
+                         : unit == QLatin1String("m") ? 60
+                                                      : 1;
+    return n * scale;
+}
+
+namespace {
+
+QJsonObject toJson(const Snapshot &s)
+{
+    QJsonArray hist;
+    for (qint64 n : s.histogram)
+        hist.append(n);
+    return QJsonObject{{QStringLiteral("taken_at"), s.takenAt.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("table"), s.table},
+                       {QStringLiteral("chunks"), qint64(s.geometry.chunks())},
+                       {QStringLiteral("chunk_bits"), qint64(s.geometry.chunkBits())},
+                       {QStringLiteral("k"), s.geometry.k()},
+                       {QStringLiteral("set_bits"), qint64(s.setBits)},
+                       {QStringLiteral("estimated_names"), std::round(s.estimatedNames)},
+                       {QStringLiteral("estimated_fpr"), s.estimatedFpr},
+                       {QStringLiteral("fullest_chunk"), qint64(s.fullestChunk)},
+                       {QStringLiteral("fullest_set_bits"), qint64(s.fullestSetBits)},
+                       {QStringLiteral("histogram"), hist},
+                       {QStringLiteral("cost_ms"), s.costMs}};
+}
+
+} // namespace
+
+int cmdRecord(Context &c)
+{
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    Database &db = **c.database();
+    if (c.args().flag("print-sql")) {
+        QSqlQuery q(db.db());
+        q.prepare(QStringLiteral("select n.nspname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
+                                 "where c.oid = to_regclass(?)"));
+        q.addBindValue((*store)->quotedTable());
+        if (!q.exec() || !q.next())
+            return c.fail(Database::queryError(q, QStringLiteral("finding the filter's schema")));
+        c.out() << History::createSql(quoteIdent(q.value(0).toString())) << '\n';
+        return ExitOk;
+    }
+    auto snap = History::record(db, **store);
+    if (!snap)
+        return c.fail(snap.error());
+    qint64 thinned = 0;
+    if (c.args().flag("thin")) {
+        auto t = History::thin(db, **store);
+        if (!t)
+            return c.fail(t.error());
+        thinned = *t;
+    }
+    if (c.json()) {
+        QJsonObject o = toJson(*snap);
+        o.insert(QStringLiteral("thinned"), thinned);
+        c.out() << QJsonDocument(o).toJson();
+    } else {
+        c.out() << "recorded " << (*store)->tableText() << " at " << snap->takenAt.toString(Qt::ISODate) << ": about "
+                << qRound64(snap->estimatedNames) << " names, estimated FPR "
+                << QString::number(snap->estimatedFpr, 'g', 4) << ", fullest chunk " << snap->fullestChunk << " ("
+                << snap->fullestSetBits << " of " << snap->geometry.chunkBits() << " bits); the read took "
+                << QString::number(snap->costMs, 'f', 0) << " ms";
+        if (c.args().flag("thin"))
+            c.out() << "; thinned " << thinned << " old snapshot(s)";
+        c.out() << '\n';
+    }
+    return ExitOk;
+}
+
+int cmdHistory(Context &c)
+{
+    QDateTime since;
+    if (c.args().has("since")) {
+        const QString w = c.args().option("since");
+        if (auto age = durationSeconds(w))
+            since = QDateTime::currentDateTimeUtc().addSecs(-*age);
+        else
+            since = QDateTime::fromString(w, Qt::ISODate);
+        if (!since.isValid())
+            return c.usage(QStringLiteral("--since takes a time (2026-12-01, 2026-12-01T08:00) or an age (90m, 12h, "
+                                          "7d), not '%1'")
+                               .arg(w));
+    }
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    auto list = History::list(**c.database(), **store, since);
+    if (!list)
+        return c.fail(list.error());
+    if (c.json()) {
+        QJsonArray a;
+        for (const Snapshot &s : *list)
+            a.append(toJson(s));
+        c.out() << QJsonDocument(a).toJson();
+    } else if (c.args().flag("csv")) {
+        c.out() << "taken_at,table,chunks,chunk_bits,k,set_bits,estimated_names,estimated_fpr,fullest_chunk,"
+                   "fullest_set_bits,cost_ms\n";
+        for (const Snapshot &s : *list) {
+            QString table = s.table;
+            table.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+            c.out() << s.takenAt.toString(Qt::ISODateWithMs) << ",\"" << table << "\"," << s.geometry.chunks() << ','
+                    << s.geometry.chunkBits() << ',' << s.geometry.k() << ',' << s.setBits << ','
+                    << qRound64(s.estimatedNames) << ',' << QString::number(s.estimatedFpr, 'g', 8) << ','
+                    << s.fullestChunk << ',' << s.fullestSetBits << ',' << QString::number(s.costMs, 'f', 1) << '\n';
+        }
+    } else {
+        if (list->isEmpty())
+            c.out() << "no snapshot of " << (*store)->tableText() << " recorded"
+                    << (since.isValid() ? " since then" : "") << " (bloomctl record makes one)\n";
+        for (const Snapshot &s : *list)
+            c.out() << s.takenAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << "  about "
+                    << qRound64(s.estimatedNames) << " names, FPR " << QString::number(s.estimatedFpr, 'g', 4)
+                    << ", fullest chunk " << s.fullestSetBits << "/" << s.geometry.chunkBits() << "\n";
+    }
     return ExitOk;
 }
 

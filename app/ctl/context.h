@@ -123,6 +123,10 @@ int cmdDemo(Context &c);
 int cmdTables(Context &c);
 int cmdHealth(Context &c);
 int cmdMetrics(Context &c);
+int cmdRecord(Context &c);
+int cmdHistory(Context &c);
+/** A duration option: "90" (seconds), "90s", "15m", "2h", "7d"; nullopt when it is not one. */
+std::optional<qint64> durationSeconds(const QString &text);
 int cmdRedisDemo(Context &c);
 /** Every command given --redis (or explain --js): the Redis bitmap filter. */
 int runRedis(Context &c);

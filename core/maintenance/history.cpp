@@ -1,0 +1,243 @@
+#include "maintenance/history.h"
+
+#include "postgres/identifier.h"
+
+#include <QElapsedTimer>
+#include <QSqlQuery>
+
+namespace bloom {
+
+namespace {
+
+/** The filter table's schema, quoted (the history lives beside it). */
+Result<QString> schemaOf(Database &db, FilterStore &store)
+{
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("select n.nspname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
+                             "where c.oid = to_regclass(?)"));
+    q.addBindValue(store.quotedTable());
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("finding the schema of %1").arg(store.tableText()));
+    return quoteIdent(q.value(0).toString());
+}
+
+Result<bool> historyExists(Database &db, const QString &schema)
+{
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("select to_regclass(?) is not null"));
+    q.addBindValue(schema + QStringLiteral(".bloomscope_history"));
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("looking for the history table"));
+    return q.value(0).toBool();
+}
+
+const char *const Columns = "id, taken_at, filter_table, chunks, chunk_bits, k, set_bits, estimated_names, "
+                            "estimated_fpr, fullest_chunk, fullest_set_bits, array_to_string(histogram, ','), cost_ms";
+
+Snapshot fromRow(const QSqlQuery &q)
+{
+    Snapshot s;
+    s.id = q.value(0).toLongLong();
+    s.takenAt = q.value(1).toDateTime().toUTC();
+    s.table = q.value(2).toString();
+    if (auto g = Geometry::fromCounts(q.value(3).toUInt(), q.value(4).toUInt(), q.value(5).toInt()))
+        s.geometry = *g;
+    s.setBits = q.value(6).toULongLong();
+    s.estimatedNames = q.value(7).toDouble();
+    s.estimatedFpr = q.value(8).toDouble();
+    s.fullestChunk = q.value(9).toUInt();
+    s.fullestSetBits = q.value(10).toUInt();
+    for (const QString &n : q.value(11).toString().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        s.histogram.append(n.toLongLong());
+    s.costMs = q.value(12).toDouble();
+    return s;
+}
+
+Error permission(const Error &e, const QString &schema, const QString &what, const QString &grant)
+{
+    Error out = e;
+    out.message = QStringLiteral("%1: %2").arg(what, e.message);
+    out.fix = grant.arg(schema);
+    return out;
+}
+
+} // namespace
+
+QString History::createSql(const QString &quotedSchema)
+{
+    return QStringLiteral("create table if not exists %1.bloomscope_history (\n"
+                          "    id bigserial primary key,\n"
+                          "    taken_at timestamptz not null default now(),\n"
+                          "    filter_table text not null,\n"
+                          "    chunks int not null, chunk_bits int not null, k int not null,\n"
+                          "    set_bits bigint not null,\n"
+                          "    estimated_names double precision not null,\n"
+                          "    estimated_fpr double precision not null,\n"
+                          "    fullest_chunk int not null, fullest_set_bits int not null,\n"
+                          "    histogram bigint[] not null,\n"
+                          "    cost_ms double precision not null);\n"
+                          "create index if not exists bloomscope_history_table_time on %1.bloomscope_history "
+                          "(filter_table, taken_at);\n"
+                          "revoke all on %1.bloomscope_history from public;\n"
+                          "comment on table %1.bloomscope_history is 'Bloomscope: snapshots of Bloom filters "
+                          "(bloomctl record, bloomctl history)';")
+        .arg(quotedSchema);
+}
+
+Result<Snapshot> History::record(Database &db, FilterStore &store)
+{
+    auto schema = schemaOf(db, store);
+    if (!schema)
+        return schema.error();
+    auto exists = historyExists(db, *schema);
+    if (!exists)
+        return exists.error();
+    if (!*exists) {
+        QSqlQuery q(db.db());
+        if (!db.db().transaction())
+            return makeError(ErrorKind::Connection, QStringLiteral("cannot begin creating the history table"));
+        if (!q.exec(createSql(*schema))) {
+            Error e = Database::queryError(q, QStringLiteral("creating %1.bloomscope_history").arg(*schema));
+            q.finish();
+            db.db().rollback();
+            return permission(e, *schema, QStringLiteral("cannot create the history table"),
+                              QStringLiteral("let this role create tables in %1 (grant create on schema %1 to "
+                                             "ROLE), or have its owner run the SQL of 'bloomctl record "
+                                             "--print-sql' and grant select, insert, delete on it and usage on "
+                                             "its id sequence"));
+        }
+        q.finish();
+        if (!db.db().commit())
+            return makeError(ErrorKind::Server, QStringLiteral("commit of the history table failed"));
+    }
+    auto fill = store.fill();
+    if (!fill)
+        return fill.error();
+    Snapshot s;
+    s.table = store.tableText();
+    s.geometry = store.geometry();
+    s.setBits = fill->totalSetBits();
+    s.estimatedNames = fill->estimatedNames();
+    s.estimatedFpr = fill->estimatedFpr();
+    s.costMs = double(fill->elapsedMs);
+    const quint32 bits = s.geometry.chunkBits();
+    s.histogram = QList<qint64>(10, 0);
+    for (size_t c = 0; c < fill->setBits.size(); ++c) {
+        const quint32 set = fill->setBits[c];
+        ++s.histogram[qMin<qsizetype>(9, qsizetype(quint64(set) * 10 / bits))];
+        if (set > s.fullestSetBits || c == 0) {
+            s.fullestSetBits = set;
+            s.fullestChunk = quint32(c);
+        }
+    }
+    QStringList hist;
+    for (qint64 n : s.histogram)
+        hist << QString::number(n);
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("insert into %1.bloomscope_history (filter_table, chunks, chunk_bits, k, set_bits, "
+                             "estimated_names, estimated_fpr, fullest_chunk, fullest_set_bits, histogram, cost_ms) "
+                             "values (?, ?, ?, ?, ?, ?, ?, ?, ?, string_to_array(?, ',')::bigint[], ?) "
+                             "returning id, taken_at")
+                  .arg(*schema));
+    q.addBindValue(s.table);
+    q.addBindValue(qint64(s.geometry.chunks()));
+    q.addBindValue(qint64(bits));
+    q.addBindValue(s.geometry.k());
+    q.addBindValue(qint64(s.setBits));
+    q.addBindValue(s.estimatedNames);
+    q.addBindValue(s.estimatedFpr);
+    q.addBindValue(qint64(s.fullestChunk));
+    q.addBindValue(qint64(s.fullestSetBits));
+    q.addBindValue(hist.join(QLatin1Char(',')));
+    q.addBindValue(s.costMs);
+    if (!q.exec() || !q.next())
+        return permission(Database::queryError(q, QStringLiteral("recording a snapshot")), *schema,
+                          QStringLiteral("cannot record a snapshot"),
+                          QStringLiteral("grant insert, select on %1.bloomscope_history and usage on sequence "
+                                         "%1.bloomscope_history_id_seq to this role"));
+    s.id = q.value(0).toLongLong();
+    s.takenAt = q.value(1).toDateTime().toUTC();
+    return s;
+}
+
+Result<QList<Snapshot>> History::list(Database &db, FilterStore &store, const QDateTime &since)
+{
+    auto schema = schemaOf(db, store);
+    if (!schema)
+        return schema.error();
+    auto exists = historyExists(db, *schema);
+    if (!exists)
+        return exists.error();
+    QList<Snapshot> out;
+    if (!*exists)
+        return out;
+    QSqlQuery q(db.db());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("select %1 from %2.bloomscope_history where filter_table = ? and "
+                             "taken_at >= coalesce(?::timestamptz, '-infinity') order by taken_at, id")
+                  .arg(QLatin1String(Columns), *schema));
+    q.addBindValue(store.tableText());
+    q.addBindValue(since.isValid() ? since.toUTC().toString(Qt::ISODateWithMs) : QVariant());
+    if (!q.exec())
+        return permission(Database::queryError(q, QStringLiteral("reading the history")), *schema,
+                          QStringLiteral("cannot read the history"),
+                          QStringLiteral("grant select on %1.bloomscope_history to this role"));
+    while (q.next())
+        out.append(fromRow(q));
+    return out;
+}
+
+Result<std::optional<Snapshot>> History::newest(Database &db, FilterStore &store)
+{
+    auto schema = schemaOf(db, store);
+    if (!schema)
+        return schema.error();
+    auto exists = historyExists(db, *schema);
+    if (!exists)
+        return exists.error();
+    if (!*exists)
+        return std::optional<Snapshot>{};
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("select %1 from %2.bloomscope_history where filter_table = ? "
+                             "order by taken_at desc, id desc limit 1")
+                  .arg(QLatin1String(Columns), *schema));
+    q.addBindValue(store.tableText());
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading the newest snapshot"));
+    if (!q.next())
+        return std::optional<Snapshot>{};
+    return std::optional<Snapshot>{fromRow(q)};
+}
+
+Result<qint64> History::thin(Database &db, FilterStore &store, int keepAllDays, int hourlyDays)
+{
+    auto schema = schemaOf(db, store);
+    if (!schema)
+        return schema.error();
+    auto exists = historyExists(db, *schema);
+    if (!exists)
+        return exists.error();
+    if (!*exists)
+        return qint64(0);
+    // Keep the first snapshot of each hour (older than keepAllDays) or day (older than hourlyDays).
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral(
+                  "delete from %1.bloomscope_history h using (\n"
+                  "  select id, row_number() over (partition by case when taken_at < now() - make_interval(days => ?) "
+                  "then date_trunc('day', taken_at) else date_trunc('hour', taken_at) end order by taken_at, id) "
+                  "as nth\n"
+                  "  from %1.bloomscope_history where filter_table = ? and taken_at < now() - make_interval(days "
+                  "=> ?)) old\n"
+                  "where h.id = old.id and old.nth > 1")
+                  .arg(*schema));
+    q.addBindValue(hourlyDays);
+    q.addBindValue(store.tableText());
+    q.addBindValue(keepAllDays);
+    if (!q.exec())
+        return permission(Database::queryError(q, QStringLiteral("thinning the history")), *schema,
+                          QStringLiteral("cannot thin the history"),
+                          QStringLiteral("grant delete on %1.bloomscope_history to this role"));
+    return qint64(q.numRowsAffected());
+}
+
+} // namespace bloom
