@@ -323,6 +323,23 @@ private slots:
                     .ok());
         r = bloomctl(there + QStringList{QStringLiteral("record")}, {}, mDb + QStringLiteral(" user=recorder"));
         QVERIFY2(r.code == 0, r.err.constData());
+
+        // A history table that another role planted beside a filter is neither written nor believed.
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("app"),
+                          QStringLiteral("create schema squat; create role squatter; grant create, usage on schema "
+                                         "squat to squatter; set role squatter; create table squat.bloomscope_history "
+                                         "(id int); reset role"))
+                    .ok());
+        const QStringList squat{QStringLiteral("--table"), QStringLiteral("squat.f"), QStringLiteral("--function"),
+                                QStringLiteral("squat.f_bits")};
+        r = bloomctl(squat + QStringList{QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = bloomctl(squat + QStringList{QStringLiteral("record")});
+        QCOMPARE(r.code, 8);
+        QVERIFY2(r.err.contains("owned by role squatter"), r.err.constData());
+        r = bloomctl(squat + QStringList{QStringLiteral("history")});
+        QCOMPARE(r.code, 8);
     }
 
     void monitoringAsARoleThatMayOnlyRead()

@@ -6,14 +6,12 @@
 #include "maintenance/history.h"
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
-#include "postgres/identifier.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QSqlQuery>
 
 #include <cmath>
 
@@ -236,13 +234,10 @@ int cmdRecord(Context &c)
         return c.fail(store.error());
     Database &db = **c.database();
     if (c.args().flag("print-sql")) {
-        QSqlQuery q(db.db());
-        q.prepare(QStringLiteral("select n.nspname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
-                                 "where c.oid = to_regclass(?)"));
-        q.addBindValue((*store)->quotedTable());
-        if (!q.exec() || !q.next())
-            return c.fail(Database::queryError(q, QStringLiteral("finding the filter's schema")));
-        c.out() << History::createSql(quoteIdent(q.value(0).toString())) << '\n';
+        auto sql = History::createSqlFor(db, **store);
+        if (!sql)
+            return c.fail(sql.error());
+        c.out() << *sql << '\n';
         return ExitOk;
     }
     auto snap = History::record(db, **store);

@@ -1,5 +1,6 @@
 #include "maintenance/history.h"
 
+#include "maintenance/helpers.h"
 #include "postgres/identifier.h"
 
 #include <QElapsedTimer>
@@ -9,26 +10,25 @@ namespace bloom {
 
 namespace {
 
-/** The filter table's schema, quoted (the history lives beside it). */
-Result<QString> schemaOf(Database &db, FilterStore &store)
-{
-    QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("select n.nspname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
-                             "where c.oid = to_regclass(?)"));
-    q.addBindValue(store.quotedTable());
-    if (!q.exec() || !q.next())
-        return Database::queryError(q, QStringLiteral("finding the schema of %1").arg(store.tableText()));
-    return quoteIdent(q.value(0).toString());
-}
+/** Where the history of `store`'s table lives (its schema, quoted) and whether it is there yet. A
+ *  history table another role planted there is refused, as the rebuild's helpers are. */
+struct Place {
+    QString schema;
+    bool exists = false;
+};
 
-Result<bool> historyExists(Database &db, const QString &schema)
+Result<Place> locate(Database &db, FilterStore &store)
 {
-    QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("select to_regclass(?) is not null"));
-    q.addBindValue(schema + QStringLiteral(".bloomscope_history"));
-    if (!q.exec() || !q.next())
-        return Database::queryError(q, QStringLiteral("looking for the history table"));
-    return q.value(0).toBool();
+    auto table = db.resolve(store.ref().table, QStringLiteral("--table"), Database::ObjectKind::Table);
+    if (!table)
+        return table.error();
+    maintenance::Helpers h;
+    h.liveTable = *table;
+    h.schema = quoteIdent(table->schema);
+    auto exists = maintenance::trustedHelperExists(db, h, h.quoted(QStringLiteral("bloomscope_history")));
+    if (!exists)
+        return exists.error();
+    return Place{h.schema, *exists};
 }
 
 const char *const Columns = "id, taken_at, filter_table, chunks, chunk_bits, k, set_bits, estimated_names, "
@@ -63,6 +63,14 @@ Error permission(const Error &e, const QString &schema, const QString &what, con
 
 } // namespace
 
+Result<QString> History::createSqlFor(Database &db, FilterStore &store)
+{
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    return createSql(place->schema);
+}
+
 QString History::createSql(const QString &quotedSchema)
 {
     return QStringLiteral("create table if not exists %1.bloomscope_history (\n"
@@ -86,13 +94,11 @@ QString History::createSql(const QString &quotedSchema)
 
 Result<Snapshot> History::record(Database &db, FilterStore &store)
 {
-    auto schema = schemaOf(db, store);
-    if (!schema)
-        return schema.error();
-    auto exists = historyExists(db, *schema);
-    if (!exists)
-        return exists.error();
-    if (!*exists) {
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    const QString *schema = &place->schema;
+    if (!place->exists) {
         QSqlQuery q(db.db());
         if (!db.db().transaction())
             return makeError(ErrorKind::Connection, QStringLiteral("cannot begin creating the history table"));
@@ -162,14 +168,12 @@ Result<Snapshot> History::record(Database &db, FilterStore &store)
 
 Result<QList<Snapshot>> History::list(Database &db, FilterStore &store, const QDateTime &since)
 {
-    auto schema = schemaOf(db, store);
-    if (!schema)
-        return schema.error();
-    auto exists = historyExists(db, *schema);
-    if (!exists)
-        return exists.error();
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    const QString *schema = &place->schema;
     QList<Snapshot> out;
-    if (!*exists)
+    if (!place->exists)
         return out;
     QSqlQuery q(db.db());
     q.setForwardOnly(true);
@@ -189,13 +193,11 @@ Result<QList<Snapshot>> History::list(Database &db, FilterStore &store, const QD
 
 Result<std::optional<Snapshot>> History::newest(Database &db, FilterStore &store)
 {
-    auto schema = schemaOf(db, store);
-    if (!schema)
-        return schema.error();
-    auto exists = historyExists(db, *schema);
-    if (!exists)
-        return exists.error();
-    if (!*exists)
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    const QString *schema = &place->schema;
+    if (!place->exists)
         return std::optional<Snapshot>{};
     QSqlQuery q(db.db());
     q.prepare(QStringLiteral("select %1 from %2.bloomscope_history where filter_table = ? "
@@ -211,13 +213,11 @@ Result<std::optional<Snapshot>> History::newest(Database &db, FilterStore &store
 
 Result<qint64> History::thin(Database &db, FilterStore &store, int keepAllDays, int hourlyDays)
 {
-    auto schema = schemaOf(db, store);
-    if (!schema)
-        return schema.error();
-    auto exists = historyExists(db, *schema);
-    if (!exists)
-        return exists.error();
-    if (!*exists)
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    const QString *schema = &place->schema;
+    if (!place->exists)
         return qint64(0);
     // Keep the first snapshot of each hour (older than keepAllDays) or day (older than hourlyDays).
     QSqlQuery q(db.db());

@@ -34,6 +34,8 @@ class History {
 public:
     /** The SQL that creates the table, for a DBA to run (or grant) when the recording role may not. */
     static QString createSql(const QString &quotedSchema);
+    /** createSql() for the schema of `store`'s table. */
+    static Result<QString> createSqlFor(Database &db, FilterStore &store);
 
     /** Reads the fill of `store` and records it; creates the table if it is missing. */
     static Result<Snapshot> record(Database &db, FilterStore &store);
