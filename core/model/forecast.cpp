@@ -1,0 +1,156 @@
+#include "model/forecast.h"
+
+#include "model/fprmodel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace bloom::forecast {
+
+namespace {
+
+constexpr double SecondsPerDay = 86400.0;
+constexpr double Horizon = 100.0 * 365.25 * SecondsPerDay; ///< "never" beyond a century
+
+/** The standard normal quantile of p, by bisection on erf (exact enough for an interval's z). */
+double normalQuantile(double p)
+{
+    double lo = -10, hi = 10;
+    for (int i = 0; i < 200; ++i) {
+        const double mid = (lo + hi) / 2;
+        (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p ? lo : hi) = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+    const double upper = v[mid];
+    if (v.size() % 2)
+        return upper;
+    return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)) + upper) / 2;
+}
+
+} // namespace
+
+double Fit::namesAt(const QDateTime &t, double slopeUsed) const
+{
+    const double y = level + slopeUsed * (double(t.toMSecsSinceEpoch()) / 1000.0 - t0);
+    return method == Method::Exponential ? std::exp(std::min(y, 700.0)) : y;
+}
+
+double Fit::perDay(double slopeUsed) const
+{
+    const QDateTime end = QDateTime::fromMSecsSinceEpoch(qint64(t0 * 1000.0), Qt::UTC);
+    return namesAt(end.addSecs(86400), slopeUsed) - namesAt(end, slopeUsed);
+}
+
+std::optional<QDateTime> Fit::reaches(double names, double slopeUsed) const
+{
+    const double y = method == Method::Exponential ? std::log(std::max(names, 1e-300)) : names;
+    if (y <= level)
+        return QDateTime::fromMSecsSinceEpoch(qint64(t0 * 1000.0), Qt::UTC);
+    if (!(slopeUsed > 0))
+        return std::nullopt;
+    const double seconds = (y - level) / slopeUsed;
+    if (seconds > Horizon)
+        return std::nullopt;
+    return QDateTime::fromMSecsSinceEpoch(qint64((t0 + seconds) * 1000.0), Qt::UTC);
+}
+
+std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds, double confidence, QString *why)
+{
+    const auto fail = [why](const QString &text) {
+        if (why)
+            *why = text;
+        return std::optional<Fit>{};
+    };
+    points.removeIf([method](const Point &p) {
+        return !p.at.isValid() || !std::isfinite(p.names) || (method == Method::Exponential && p.names <= 0);
+    });
+    std::stable_sort(points.begin(), points.end(), [](const Point &a, const Point &b) { return a.at < b.at; });
+    if (!points.isEmpty() && windowSeconds > 0) {
+        const QDateTime from = points.last().at.addSecs(-windowSeconds);
+        points.removeIf([&from](const Point &p) { return p.at < from; });
+    }
+    if (points.size() > MaxPoints) { // evenly thinned, the last point kept
+        QList<Point> thinned;
+        for (int i = 0; i < MaxPoints; ++i)
+            thinned.append(points[qsizetype(double(i) * double(points.size() - 1) / (MaxPoints - 1) + 0.5)]);
+        points = thinned;
+    }
+    const qsizetype n = points.size();
+    if (n < 3)
+        return fail(QStringLiteral("%1 snapshot(s) in the window; a fit needs 3").arg(n));
+    if (points.first().at == points.last().at)
+        return fail(QStringLiteral("every snapshot in the window has the same time"));
+
+    Fit f;
+    f.method = method;
+    f.points = int(n);
+    f.from = points.first().at;
+    f.to = points.last().at;
+    f.confidence = confidence;
+    f.t0 = double(f.to.toMSecsSinceEpoch()) / 1000.0;
+    std::vector<double> t(static_cast<size_t>(n)), y(static_cast<size_t>(n));
+    for (qsizetype i = 0; i < n; ++i) {
+        t[size_t(i)] = double(points[i].at.toMSecsSinceEpoch()) / 1000.0 - f.t0;
+        y[size_t(i)] = method == Method::Exponential ? std::log(points[i].names) : points[i].names;
+    }
+    std::vector<double> slopes;
+    slopes.reserve(size_t(n * (n - 1) / 2));
+    for (size_t i = 0; i < size_t(n); ++i)
+        for (size_t j = i + 1; j < size_t(n); ++j)
+            if (t[j] != t[i])
+                slopes.push_back((y[j] - y[i]) / (t[j] - t[i]));
+    std::sort(slopes.begin(), slopes.end());
+    const double pairs = double(slopes.size());
+    f.slope =
+        slopes.size() % 2 ? slopes[slopes.size() / 2] : (slopes[slopes.size() / 2 - 1] + slopes[slopes.size() / 2]) / 2;
+    // Sen's interval: C = z sqrt(n(n-1)(2n+5)/18); the slopes of rank (N-C)/2 and (N+C)/2 + 1.
+    const double nn = double(n);
+    const double c = normalQuantile(0.5 + confidence / 2) * std::sqrt(nn * (nn - 1) * (2 * nn + 5) / 18.0);
+    const auto rank = [&](double r) {
+        return slopes[size_t(std::clamp(r, 1.0, pairs)) - 1]; // 1-based
+    };
+    f.slopeLow = rank(std::floor((pairs - c) / 2));
+    f.slopeHigh = rank(std::ceil((pairs + c) / 2) + 1);
+    std::vector<double> residual(static_cast<size_t>(n));
+    for (size_t i = 0; i < size_t(n); ++i)
+        residual[i] = y[i] - f.slope * t[i];
+    f.level = median(residual);
+    return f;
+}
+
+Crossing crossing(const Fit &f, double capacityNames, const QDateTime &now)
+{
+    Crossing c;
+    c.capacity = capacityNames;
+    if (f.namesAt(now) >= capacityNames) {
+        c.alreadyCrossed = true;
+        return c;
+    }
+    c.at = f.reaches(capacityNames, f.slope);
+    c.earliest = f.reaches(capacityNames, f.slopeHigh);
+    c.latest = f.reaches(capacityNames, f.slopeLow);
+    return c;
+}
+
+Recommendation recommend(const Fit &f, const Geometry &current, double target, const QDateTime &now, int months)
+{
+    Recommendation r;
+    r.at = now.addMonths(months);
+    r.names = std::max({f.namesAt(r.at, f.slopeHigh), f.namesAt(r.at, f.slope), f.namesAt(now)});
+    if (auto s = fpr::sizing(r.names, target, current.bitsLog2())) {
+        r.geometry = s->geometry;
+        r.fpr = s->fpr;
+    }
+    return r;
+}
+
+} // namespace bloom::forecast
