@@ -98,10 +98,14 @@ MainWindow::MainWindow(QWidget *parent)
     markChanges->setToolTip(tr("Rings the chunks that the last refresh which found a write read as changed"));
     connect(markChanges, &QCheckBox::toggled, mHeatmap, &HeatmapWidget::setMarkChanges);
     markChanges->setChecked(true);
-    scaleRow->addWidget(markChanges);
     scaleRow->addStretch(1);
+    auto *changesRow = new QHBoxLayout;
+    changesRow->addWidget(markChanges);
+    changesRow->addWidget(makeSinceChooser(left));
+    changesRow->addStretch(1);
     leftLayout->addWidget(mLegend);
     leftLayout->addLayout(scaleRow);
+    leftLayout->addLayout(changesRow);
     leftLayout->addWidget(mHover);
     heatSplit->addWidget(left);
     heatSplit->addWidget(mSkew);
@@ -282,7 +286,7 @@ void MainWindow::buildMenus()
         reportExport(path, exportFprPng(path));
     });
     mExportActions << exportMenu->addAction(tr("FPR &history as CSV..."), this, [this] {
-        const QString path = chooseSaveFile(this, tr("Export the FPR measured since the window opened"),
+        const QString path = chooseSaveFile(this, tr("Export the FPR history (the snapshots, or the refreshes)"),
                                             QStringLiteral("fpr.csv"), tr("CSV files (*.csv)"), QStringLiteral("csv"));
         reportExport(path, exportFprCsv(path));
     });
@@ -299,6 +303,8 @@ void MainWindow::buildMenus()
     mWriteActions << admin->addAction(tr("&Add a name..."), this, &MainWindow::addName);
     mWriteActions << admin->addAction(tr("&Load names from a file..."), this, &MainWindow::loadFile);
     admin->addAction(tr("&Sample the measured FPR..."), this, &MainWindow::sampleFpr);
+    admin->addSeparator();
+    mWriteActions << admin->addAction(tr("Record a sna&pshot now"), this, &MainWindow::recordSnapshot);
     admin->addSeparator();
     mWriteActions << admin->addAction(tr("&Rebuild with more chunks..."), this, &MainWindow::openRebuild);
     mWriteActions << admin->addAction(tr("S&wap in the rebuilt filter..."), this, &MainWindow::openSwap);
@@ -343,7 +349,7 @@ void MainWindow::onOpenFailed(const Error &e)
     }
 }
 
-void MainWindow::startDemo(qint64 names, int shards)
+void MainWindow::startDemo(qint64 names, int shards, double trafficRate, double clockFactor)
 {
     if (!mDemo) {
         mDemo = new DemoRunner(this);
@@ -379,7 +385,7 @@ void MainWindow::startDemo(qint64 names, int shards)
         },
         Qt::SingleShotConnection);
     mStatus->setText(tr("Starting the demo database..."));
-    mDemo->start(names, shards);
+    mDemo->start(names, shards, trafficRate, clockFactor);
 }
 
 bool MainWindow::showView(const QString &view)
@@ -514,6 +520,7 @@ void MainWindow::opened(const FilterSummary &s)
             mProfile = mPendingProfiles.takeFirst();
     }
     mFpr->setGeometry(s.geometry);
+    historyOpened();
     mChunkNumber->setMaximum(int(s.geometry.chunks() - 1));
     mHeatmap->setLoading(s.geometry);
     mLegend->setLoading();
@@ -665,6 +672,7 @@ void MainWindow::onRefreshed(const FillResult &r)
                                 : tr("every %1 s").arg(next);
     mStatus->setText(
         tr("%1 on %2 \u2014 %3 (%4)").arg(mSession->summary().ref.table, mSession->summary().where, cost, cadence));
+    historyRefreshed(r);
     emit refreshed();
 }
 
@@ -679,7 +687,11 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
         return;
     }
     if (op == Operation::Step)
-        return; // shown in the step-through view
+        return;                     // shown in the step-through view
+    if (op == Operation::History) { // the FPR tab says it; the window's own refreshes are plotted
+        mFpr->setHistoryNote(tr("The history cannot be read (%1)").arg(e.message));
+        return;
+    }
     mStatus->setText(tr("%1 failed: %2").arg(operation, e.toString()));
     if (op != Operation::Refresh)
         QMessageBox::warning(this, tr("Bloomscope"), tr("%1 failed:\n\n%2").arg(operation, e.toString()));

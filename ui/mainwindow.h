@@ -39,8 +39,9 @@ public:
     ~MainWindow() override;
 
     void connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile = {});
-    /** The demo database; with shards > 0 also shard databases, opened in the Shards view. */
-    void startDemo(qint64 names, int shards = 0);
+    /** The demo database; with shards > 0 also shard databases, opened in the Shards view; with a
+     *  traffic rate, names keep arriving and snapshots are recorded on a clock `clockFactor` times fast. */
+    void startDemo(qint64 names, int shards = 0, double trafficRate = 0, double clockFactor = 3600);
     /** The shards behind the filter, for the Shards view; false (with the reason shown) on a bad file. */
     bool setShardMap(const QString &path);
     /** "heatmap", "fpr", "step", "chunk" or "shards"; false for another word. */
@@ -62,6 +63,10 @@ public:
     QString statusText() const;
     /** File > Connect's dialog, wired to this window (not shown); the caller owns it. */
     ConnectDialog *makeConnectDialog();
+    /** The heatmap's "written since" chooser: 0 is the last refresh, then the snapshots, newest first. */
+    QComboBox *sinceChooser() const { return mSince; }
+    /** Reads the history again now (the FPR tab's chart and the chooser follow). */
+    void reloadHistory();
     /** The environment banner's text ("PRODUCTION \u2014 name \u2014 table on where \u2014 read-only"). */
     QString bannerText() const;
     /** Help > About's text: the version, Qt, libpq and the server. */
@@ -98,6 +103,13 @@ private:
     void openSwap();
     void openShards();
     void chooseShardMap();
+    // History (fpr/mainwindow_history.cpp): the FPR tab's snapshots and the heatmap's "written since".
+    QWidget *makeSinceChooser(QWidget *parent);
+    void historyOpened();
+    void historyRefreshed(const FillResult &r);
+    void onHistory(const HistoryResult &r);
+    void onChangedSince(const ChangedSince &r);
+    void recordSnapshot();
 
     FilterSession *mSession = nullptr;
     ShardSession *mShards = nullptr;
@@ -126,6 +138,8 @@ private:
     QLabel *mChunkLabel = nullptr;
     QSpinBox *mChunkNumber = nullptr;
     QComboBox *mScaleMode = nullptr;
+    QComboBox *mSince = nullptr; ///< "written since": the last refresh, or a recorded snapshot
+    qint64 mHistoryAskedAtMs = 0;
     QLabel *mStatus = nullptr;
     QSpinBox *mInterval = nullptr;
     QCheckBox *mPause = nullptr;

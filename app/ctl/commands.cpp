@@ -49,12 +49,14 @@ Commands:
                         performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
                         CRITICAL at P (0.01) or F (0.5); WARNING at half P, 90% of F, an
                         interrupted rebuild, or (with D: 2h, 1d) no snapshot recorded in D
-  record [--thin] [--print-sql]
+  record [--thin] [--print-sql] [--install-function]
                         record a snapshot of the filter (fill, estimated names and FPR, fullest
                         chunk, a fill histogram) in bloomscope_history beside the table, which
                         it creates on first use; --thin then keeps every snapshot of the last 7
                         days, one an hour up to 90 days and one a day before; --print-sql
-                        prints the table's SQL for a DBA to create it and does nothing else
+                        prints the table's SQL for a DBA to create it and does nothing else;
+                        --install-function creates bloomscope_record(), the same snapshot taken
+                        on the server, records one with it and prints the pg_cron schedule
   history [--since WHEN] [--csv]
                         the recorded snapshots, oldest first; WHEN is a time (2026-12-01 or
                         2026-12-01T08:00) or an age (90m, 12h, 7d)
@@ -221,6 +223,7 @@ Args parseArgs(const QStringList &argv)
                                      QStringLiteral("csv"),
                                      QStringLiteral("thin"),
                                      QStringLiteral("print-sql"),
+                                     QStringLiteral("install-function"),
                                      QStringLiteral("abort"),
                                      QStringLiteral("yes"),
                                      QStringLiteral("exact"),

@@ -227,17 +227,57 @@ QJsonObject toJson(const Snapshot &s)
 
 } // namespace
 
+namespace {
+
+/** The pg_cron statement that runs `call` every 15 minutes, as a job named after the filter. */
+QString cronSchedule(Database &db, FilterStore &store, const QString &call)
+{
+    return QStringLiteral("select cron.schedule(%1, '*/15 * * * *', %2);")
+        .arg(db.quoteLiteral(QStringLiteral("bloomscope-record ") + store.tableText()), db.quoteLiteral(call));
+}
+
+} // namespace
+
 int cmdRecord(Context &c)
 {
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
     Database &db = **c.database();
+    const bool function = c.args().flag("install-function");
     if (c.args().flag("print-sql")) {
         auto sql = History::createSqlFor(db, **store);
         if (!sql)
             return c.fail(sql.error());
         c.out() << *sql << '\n';
+        if (function) {
+            auto call = History::recordCall(db, **store);
+            if (!call)
+                return c.fail(call.error());
+            c.out() << '\n'
+                    << History::functionSql((*store)->quotedSchema())
+                    << "\n-- pg_cron: " << cronSchedule(db, **store, *call) << '\n';
+        }
+        return ExitOk;
+    }
+    if (function) {
+        auto call = History::installFunction(db, **store);
+        if (!call)
+            return c.fail(call.error());
+        auto proof = db.exec(*call); // one snapshot through it: the function works for this role
+        if (!proof)
+            return c.fail(proof.error());
+        if (c.json()) {
+            c.out() << QJsonDocument(QJsonObject{{QStringLiteral("record_call"), *call},
+                                                 {QStringLiteral("pg_cron"), cronSchedule(db, **store, *call)}})
+                           .toJson();
+        } else {
+            c.out() << "installed bloomscope_record() in schema " << (*store)->tableName().schema
+                    << " and recorded one snapshot with it:\n  " << *call
+                    << "\nschedule it with pg_cron (in the database named by cron.database_name), every 15 "
+                       "minutes:\n  "
+                    << cronSchedule(db, **store, *call) << '\n';
+        }
         return ExitOk;
     }
     auto snap = History::record(db, **store);

@@ -133,6 +133,16 @@ int main(int argc, char **argv)
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Start a private demo database and open it."));
     const QCommandLineOption demoNames(QStringLiteral("demo-names"), QStringLiteral("Names loaded into the demo."),
                                        QStringLiteral("n"), QStringLiteral("2000000"));
+    const QCommandLineOption demoTraffic(
+        QStringLiteral("demo-traffic"),
+        QStringLiteral("With --demo: names a second that keep arriving through the reference's add, with snapshots "
+                       "recorded every 2 s on an accelerated clock (--demo-clock)."),
+        QStringLiteral("rate"), QStringLiteral("0"));
+    const QCommandLineOption demoClock(
+        QStringLiteral("demo-clock"),
+        QStringLiteral("With --demo-traffic: simulated seconds a real second for the snapshots (3600: an hour a "
+                       "second)."),
+        QStringLiteral("factor"), QStringLiteral("3600"));
     const QCommandLineOption shards(
         QStringLiteral("shards"),
         QStringLiteral("The shard map file for the Shards view; with --demo, the number of shard databases to make."),
@@ -140,6 +150,10 @@ int main(int argc, char **argv)
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file once the data is in, and exit."),
         QStringLiteral("file"));
+    const QCommandLineOption screenshotDelay(
+        QStringLiteral("screenshot-delay"),
+        QStringLiteral("Seconds to wait after the data is in before --screenshot grabs (a living demo's history)."),
+        QStringLiteral("s"), QStringLiteral("0"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("heatmap, fpr, step, chunk or shards."),
                                   QStringLiteral("view"), QStringLiteral("heatmap"));
     const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Name for the step-through."),
@@ -163,8 +177,9 @@ int main(int argc, char **argv)
     const QCommandLineOption palette(QStringLiteral("palette"),
                                      QStringLiteral("light, dark, or system (the default: the desktop's)."),
                                      QStringLiteral("palette"), QStringLiteral("system"));
-    parser.addOptions({db, table, function, demo, demoNames, shards, screenshot, view, name, chunk, teach, session,
-                       redis, redisDemo, key, bits, palette});
+    parser.addOptions({db,      table,      function,        demo, demoNames, demoTraffic, demoClock,
+                       shards,  screenshot, screenshotDelay, view, name,      chunk,       teach,
+                       session, redis,      redisDemo,       key,  bits,      palette});
     parser.process(app);
     if (!bloom::theme::applyPalette(parser.value(palette))) {
         std::fprintf(stderr, "bloomscope: --palette takes light, dark or system\n");
@@ -211,9 +226,21 @@ int main(int argc, char **argv)
             }
         }
         // With shards every name is also a user row: a smaller default keeps the start quick.
+        bool namesOk = true, rateOk = true, clockOk = true;
         const qint64 names =
-            parser.isSet(demoNames) || shardCount == 0 ? parser.value(demoNames).toLongLong() : 200'000;
-        window.startDemo(names, shardCount);
+            parser.isSet(demoNames) || shardCount == 0 ? parser.value(demoNames).toLongLong(&namesOk) : 200'000;
+        const double rate = parser.value(demoTraffic).toDouble(&rateOk);
+        const double clock = parser.value(demoClock).toDouble(&clockOk);
+        if (!namesOk || names < 0 || names > 4'000'000'000LL) {
+            std::fprintf(stderr, "bloomscope: --demo-names takes a number of names, 0..4000000000\n");
+            return 2;
+        }
+        if (!rateOk || rate < 0 || rate > 100000 || !clockOk || clock < 1 || clock > 1e7) {
+            std::fprintf(stderr, "bloomscope: --demo-traffic takes names a second (0..100000), --demo-clock a factor "
+                                 "(1..10000000)\n");
+            return 2;
+        }
+        window.startDemo(names, shardCount, rate, clock);
     }
 
     if (parser.isSet(screenshot)) {
@@ -221,8 +248,9 @@ int main(int argc, char **argv)
         // give the charts a moment to lay out, then grab.
         const QString file = parser.value(screenshot);
         const QString v = parser.value(view);
-        const auto grab = [&window, file] {
-            QTimer::singleShot(400, &window, [&window, file] { saveAndExit(&window, file); });
+        const int delayMs = 400 + qBound(0, parser.value(screenshotDelay).toInt(), 3600) * 1000;
+        const auto grab = [&window, file, delayMs] {
+            QTimer::singleShot(delayMs, &window, [&window, file] { saveAndExit(&window, file); });
         };
         QObject::connect(
             &window, &bloom::MainWindow::refreshed, &window,

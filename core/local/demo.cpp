@@ -1,5 +1,7 @@
 #include "local/demo.h"
 
+#include "model/chunkbitmap.h"
+#include "model/placement.h"
 #include "postgres/connectionspec.h"
 #include "postgres/database.h"
 #include "postgres/filtersql.h"
@@ -7,36 +9,111 @@
 #include "postgres/pgcopy.h"
 #include "shards/shardmap.h"
 
-#include <QBuffer>
 #include <QFile>
-#include <QRandomGenerator>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <vector>
 
 namespace bloom {
 
+namespace {
+
+const char *const First[] = {"ada",       "grace",  "alan",   "edsger",    "barbara", "donald",   "frances",
+                             "ken",       "dennis", "bjarne", "guido",     "linus",   "margaret", "john",
+                             "radia",     "sophie", "tim",    "anita",     "leslie",  "niklaus",  "hedy",
+                             "katherine", "shafi",  "tony",   "whitfield", "martin",  "yukihiro", "james"};
+const char *const Last[] = {"lovelace", "hopper",     "turing",     "dijkstra", "liskov",   "knuth",     "allen",
+                            "thompson", "ritchie",    "stroustrup", "rossum",   "torvalds", "hamilton",  "mccarthy",
+                            "perlman",  "wilson",     "lee",        "borg",     "lamport",  "wirth",     "lamarr",
+                            "johnson",  "goldwasser", "hoare",      "diffie",   "fowler",   "matsumoto", "gosling"};
+const char *const Sep[] = {"", "_", ".", "-"};
+
+std::uint64_t splitmix64(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+char *append(char *at, const char *text)
+{
+    while (*text)
+        *at++ = *text++;
+    return at;
+}
+
+/** Hashes demo names [0, count) into `bits` on every core, in blocks taken in turn; progress every
+ *  50 ms from the calling thread. false when cancelled. */
+bool hashDemoNames(ChunkBitmap &bits, const Geometry &g, qint64 count, quint32 seed,
+                   const std::function<void(qint64, qint64)> &progress, const std::atomic<bool> *cancel)
+{
+    constexpr qint64 Block = 1 << 16;
+    std::atomic<qint64> next{0}, done{0};
+    std::atomic<bool> stop{false};
+    const auto work = [&] {
+        char name[DemoNameMax];
+        for (;;) {
+            const qint64 from = next.fetch_add(Block);
+            if (from >= count || stop.load(std::memory_order_relaxed))
+                return;
+            const qint64 to = std::min(count, from + Block);
+            for (qint64 i = from; i < to; ++i)
+                bits.addConcurrent(placeAscii(g, QByteArrayView(name, demoName(i, seed, name))));
+            done.fetch_add(to - from, std::memory_order_relaxed);
+        }
+    };
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back(work);
+    while (done.load() < count) {
+        if (cancel && cancel->load()) {
+            stop.store(true);
+            break;
+        }
+        if (progress)
+            progress(done.load(), count);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    for (std::thread &t : pool)
+        t.join();
+    bits.finishConcurrent(done.load());
+    return !stop.load();
+}
+
+} // namespace
+
+int demoName(qint64 i, quint32 seed, char *out)
+{
+    const std::uint64_t h = splitmix64(std::uint64_t(i) ^ (std::uint64_t(seed) << 32));
+    char *at = out;
+    at = append(at, First[h % std::size(First)]);
+    at = append(at, Sep[(h >> 8) % std::size(Sep)]);
+    at = append(at, Last[(h >> 16) % std::size(Last)]);
+    char digits[24];
+    int n = 0;
+    std::uint64_t v = std::uint64_t(i);
+    do {
+        digits[n++] = char('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *at++ = digits[--n]; // the number makes every name unique
+    if ((h >> 32) % 5 == 0)
+        out[0] = char(out[0] - 32); // some capitals: the filter lowercases
+    return int(at - out);
+}
+
 QList<QByteArray> demoNames(qint64 count, quint32 seed)
 {
-    static const char *const first[] = {"ada",       "grace",  "alan",   "edsger",    "barbara", "donald",   "frances",
-                                        "ken",       "dennis", "bjarne", "guido",     "linus",   "margaret", "john",
-                                        "radia",     "sophie", "tim",    "anita",     "leslie",  "niklaus",  "hedy",
-                                        "katherine", "shafi",  "tony",   "whitfield", "martin",  "yukihiro", "james"};
-    static const char *const last[] = {"lovelace", "hopper",   "turing",    "dijkstra",   "liskov",     "knuth",
-                                       "allen",    "thompson", "ritchie",   "stroustrup", "rossum",     "torvalds",
-                                       "hamilton", "mccarthy", "perlman",   "wilson",     "lee",        "borg",
-                                       "lamport",  "wirth",    "lamarr",    "johnson",    "goldwasser", "hoare",
-                                       "diffie",   "fowler",   "matsumoto", "gosling"};
-    static const char *const sep[] = {"", "_", ".", "-"};
-    QRandomGenerator rng(seed);
     QList<QByteArray> out;
     out.reserve(count);
-    for (qint64 i = 0; i < count; ++i) {
-        QByteArray n = first[rng.bounded(int(std::size(first)))];
-        n += sep[rng.bounded(4)];
-        n += last[rng.bounded(int(std::size(last)))];
-        n += QByteArray::number(i); // unique
-        if (rng.bounded(5) == 0)
-            n[0] = char(n[0] - 32); // some capitals: the filter lowercases
-        out.append(std::move(n));
-    }
+    char name[DemoNameMax];
+    for (qint64 i = 0; i < count; ++i)
+        out.append(QByteArray(name, demoName(i, seed, name)));
     return out;
 }
 
@@ -52,23 +129,27 @@ Result<QString> startDemo(LocalCluster &cluster, qint64 names, const std::functi
     if (auto s = cluster.exec(dbName, sqlResource(QStringLiteral("reference.sql"))); !s)
         return s.error();
     const QString conninfo = cluster.connectionString(dbName);
-    auto db = Database::open(*ConnectionSpec::parse(conninfo));
-    if (!db)
-        return db.error();
-    FilterStore store(**db, FilterRef{});
-    store.setCancelFlag(cancel);
-    if (auto s = store.attach(); !s)
+    const Geometry g; // the reference filter, as reference.sql made it
+    ChunkBitmap bits(g);
+    if (!hashDemoNames(bits, g, names, DemoSeed, progress, cancel))
+        return makeError(ErrorKind::Cancelled, QStringLiteral("the demo was cancelled"));
+    bits.touchAll(); // the table is written whole, from empty
+    // One transaction: the reference's zero rows go, every chunk comes back in one binary COPY.
+    PgConn c(conninfo, PgConn::SearchPath::Pinned); // our own private cluster
+    if (!c.ok())
+        return makeError(ErrorKind::Connection, c.errorMessage());
+    if (auto s = c.exec(QStringLiteral("begin; truncate public.username_filter")); !s)
         return s.error();
-    QByteArray file = demoNames(names).join('\n');
-    QBuffer in(&file);
-    in.open(QIODevice::ReadOnly);
-    auto report = store.load(&in, [&](const LoadProgress &p) {
-        if (progress)
-            progress(p.namesAdded, names);
-    });
-    if (!report)
-        return report.error();
-    (void)(*db)->exec(QStringLiteral("vacuum analyze username_filter"));
+    auto copied =
+        copyIn(c.handle(), QStringLiteral("copy public.username_filter (chunk, bits) from stdin (format binary)"),
+               [&bits](const CopySink &sink) { return bits.writeCopy(sink); });
+    if (!copied)
+        return copied.error();
+    if (auto s = c.exec(QStringLiteral("commit")); !s)
+        return s.error();
+    if (progress)
+        progress(names, names);
+    (void)c.exec(QStringLiteral("vacuum analyze public.username_filter"));
     return conninfo;
 }
 
@@ -78,7 +159,6 @@ Result<QString> startShardedDemo(LocalCluster &cluster, qint64 names, int shards
     auto conninfo = startDemo(cluster, names, progress, cancel);
     if (!conninfo)
         return conninfo.error();
-    const QList<QByteArray> all = demoNames(names); // the same names the filter holds
     ShardMap map;
     for (int i = 0; i < shards; ++i) {
         const QString db = QStringLiteral("users_%1").arg(i);
@@ -87,11 +167,23 @@ Result<QString> startShardedDemo(LocalCluster &cluster, qint64 names, int shards
         PgConn c(cluster.connectionString(db)); // our own private cluster
         if (auto s = c.exec(QStringLiteral("create table users (id bigint primary key, username text not null)")); !s)
             return s.error();
-        QByteArray rows;
-        for (qint64 id = i; id < all.size(); id += shards)
-            rows += QByteArray::number(id) + '\t' + all[id] + '\n';
-        auto copied = copyIn(c.handle(), QStringLiteral("copy users from stdin"), [&rows](const CopySink &sink) {
-            return sink(rows.constData(), rows.size()) ? qint64(1) : qint64(-1);
+        // The same names the filter holds: user `id` is demo name `id`, on shard id mod shards.
+        auto copied = copyIn(c.handle(), QStringLiteral("copy users from stdin"), [&](const CopySink &sink) {
+            QByteArray rows;
+            char name[DemoNameMax];
+            qint64 sent = 0;
+            for (qint64 id = i; id < names; id += shards, ++sent) {
+                rows += QByteArray::number(id);
+                rows += '\t';
+                rows.append(name, demoName(id, DemoSeed, name));
+                rows += '\n';
+                if (rows.size() >= (1 << 20) || id + shards >= names) {
+                    if (!sink(rows.constData(), rows.size()))
+                        return qint64(-1);
+                    rows.clear();
+                }
+            }
+            return sent;
         });
         if (!copied)
             return copied.error();

@@ -11,12 +11,20 @@
 
 namespace bloom {
 
-/** Generated, plausible usernames ("grace_hopper42"), deterministic for a seed. */
+/** Generated name number `i` ("grace_hopper42", some capitalised; unique by its number), written into
+ *  `out` (at least DemoNameMax bytes) with no allocation; returns its length. Deterministic for a seed. */
+constexpr int DemoNameMax = 48;
+int demoName(qint64 i, quint32 seed, char *out);
+/** Names 0..count-1 of demoName() as a list (for small demos: the Redis filter, teaching). */
 QList<QByteArray> demoNames(qint64 count, quint32 seed = 20260419);
+/** The seed of the demo database's names. */
+constexpr quint32 DemoSeed = 20260419;
 
 /**
  * The demo database: a private LocalCluster with the reference filter installed verbatim and
- * `names` generated names loaded. Returns the connection string of the filter's database.
+ * `names` generated names (demoName 0..names-1) in it. The names are never held: they are made, hashed
+ * and ORed into one in-memory copy of the filter on every core, which goes in with one binary COPY
+ * (100M names: about 128 MiB of client memory). Returns the connection string of the filter's database.
  */
 Result<QString> startDemo(LocalCluster &cluster, qint64 names,
                           const std::function<void(qint64 done, qint64 total)> &progress = {},

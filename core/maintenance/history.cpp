@@ -1,6 +1,7 @@
 #include "maintenance/history.h"
 
 #include "maintenance/helpers.h"
+#include "postgres/filtersql.h"
 #include "postgres/identifier.h"
 
 #include <QElapsedTimer>
@@ -15,6 +16,7 @@ namespace {
 struct Place {
     QString schema;
     bool exists = false;
+    bool hasPosition = false; ///< the read_position column (a table made before it existed lacks it)
 };
 
 Result<Place> locate(Database &db, FilterStore &store)
@@ -25,14 +27,30 @@ Result<Place> locate(Database &db, FilterStore &store)
     maintenance::Helpers h;
     h.liveTable = *table;
     h.schema = quoteIdent(table->schema);
-    auto exists = maintenance::trustedHelperExists(db, h, h.quoted(QStringLiteral("bloomscope_history")));
+    const QString quoted = h.quoted(QStringLiteral("bloomscope_history"));
+    auto exists = maintenance::trustedHelperExists(db, h, quoted);
     if (!exists)
         return exists.error();
-    return Place{h.schema, *exists};
+    Place place{h.schema, *exists, false};
+    if (place.exists) {
+        QSqlQuery q(db.db());
+        q.prepare(QStringLiteral("select exists (select from pg_catalog.pg_attribute where attrelid = "
+                                 "pg_catalog.to_regclass(?) and attname = 'read_position' and not attisdropped)"));
+        q.addBindValue(quoted);
+        if (!q.exec() || !q.next())
+            return Database::queryError(q, QStringLiteral("reading the columns of %1").arg(quoted));
+        place.hasPosition = q.value(0).toBool();
+    }
+    return place;
 }
 
-const char *const Columns = "id, taken_at, filter_table, chunks, chunk_bits, k, set_bits, estimated_names, "
-                            "estimated_fpr, fullest_chunk, fullest_set_bits, array_to_string(histogram, ','), cost_ms";
+QString columns(const Place &p)
+{
+    return QStringLiteral(
+               "id, taken_at, filter_table, chunks, chunk_bits, k, set_bits, estimated_names, "
+               "estimated_fpr, fullest_chunk, fullest_set_bits, array_to_string(histogram, ','), cost_ms, ") +
+           (p.hasPosition ? QStringLiteral("read_position::text") : QStringLiteral("null::text"));
+}
 
 Snapshot fromRow(const QSqlQuery &q)
 {
@@ -50,6 +68,7 @@ Snapshot fromRow(const QSqlQuery &q)
     for (const QString &n : q.value(11).toString().split(QLatin1Char(','), Qt::SkipEmptyParts))
         s.histogram.append(n.toLongLong());
     s.costMs = q.value(12).toDouble();
+    s.position = q.value(13).toString();
     return s;
 }
 
@@ -73,31 +92,68 @@ Result<QString> History::createSqlFor(Database &db, FilterStore &store)
 
 QString History::createSql(const QString &quotedSchema)
 {
-    return QStringLiteral("create table if not exists %1.bloomscope_history (\n"
-                          "    id bigserial primary key,\n"
-                          "    taken_at timestamptz not null default now(),\n"
-                          "    filter_table text not null,\n"
-                          "    chunks int not null, chunk_bits int not null, k int not null,\n"
-                          "    set_bits bigint not null,\n"
-                          "    estimated_names double precision not null,\n"
-                          "    estimated_fpr double precision not null,\n"
-                          "    fullest_chunk int not null, fullest_set_bits int not null,\n"
-                          "    histogram bigint[] not null,\n"
-                          "    cost_ms double precision not null);\n"
-                          "create index if not exists bloomscope_history_table_time on %1.bloomscope_history "
-                          "(filter_table, taken_at);\n"
-                          "revoke all on %1.bloomscope_history from public;\n"
-                          "comment on table %1.bloomscope_history is 'Bloomscope: snapshots of Bloom filters "
-                          "(bloomctl record, bloomctl history)';")
-        .arg(quotedSchema);
+    // Without the file's leading comment: a DBA reads the statements.
+    QString sql = sqlResource(QStringLiteral("history_table.sql"));
+    while (sql.startsWith(QLatin1String("--")))
+        sql = sql.mid(sql.indexOf(QLatin1Char('\n')) + 1);
+    return sql.trimmed().replace(QStringLiteral("{{schema}}"), quotedSchema);
 }
 
-Result<Snapshot> History::record(Database &db, FilterStore &store)
+QString History::functionSql(const QString &quotedSchema)
+{
+    return sqlResource(QStringLiteral("history_function.sql")).replace(QStringLiteral("{{schema}}"), quotedSchema);
+}
+
+Result<QString> History::recordCall(Database &db, FilterStore &store)
+{
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    return QStringLiteral("select %1.bloomscope_record(%2::regclass, %3::regprocedure, true)")
+        .arg(place->schema, db.quoteLiteral(store.tableName().quoted()),
+             db.quoteLiteral(store.functionName().quoted() + QStringLiteral("(text)")));
+}
+
+Result<QString> History::installFunction(Database &db, FilterStore &store)
+{
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    // The table (if missing) and the function in one transaction, as one multi-statement text.
+    const QString sql = QStringLiteral("begin;\n%1\n%2\ncommit;")
+                            .arg(place->exists ? QString() : createSql(place->schema), functionSql(place->schema));
+    if (auto s = maintenance::execOne(db, sql, QStringLiteral("installing %1.bloomscope_record").arg(place->schema));
+        !s) {
+        (void)db.exec(QStringLiteral("rollback"));
+        return permission(s.error(), place->schema, QStringLiteral("cannot install bloomscope_record"),
+                          QStringLiteral("run it as a role that may create in schema %1 (grant create on schema %1 to "
+                                         "ROLE), or have its owner run the SQL of 'bloomctl record --print-sql "
+                                         "--install-function'"));
+    }
+    return recordCall(db, store);
+}
+
+Result<bool> History::exists(Database &db, FilterStore &store)
+{
+    auto place = locate(db, store);
+    if (!place)
+        return place.error();
+    return place->exists;
+}
+
+Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTime &at)
 {
     auto place = locate(db, store);
     if (!place)
         return place.error();
     const QString *schema = &place->schema;
+    if (place->exists && !place->hasPosition) {
+        // A table from before read_position: its owner adds the column; anyone else records without it.
+        QSqlQuery alter(db.db());
+        place->hasPosition =
+            alter.exec(QStringLiteral("alter table %1.bloomscope_history add column if not exists read_position bigint")
+                           .arg(*schema));
+    }
     if (!place->exists) {
         QSqlQuery q(db.db());
         if (!db.db().transaction())
@@ -115,6 +171,7 @@ Result<Snapshot> History::record(Database &db, FilterStore &store)
         q.finish();
         if (!db.db().commit())
             return makeError(ErrorKind::Server, QStringLiteral("commit of the history table failed"));
+        place->hasPosition = true;
     }
     auto fill = store.fill();
     if (!fill)
@@ -126,6 +183,7 @@ Result<Snapshot> History::record(Database &db, FilterStore &store)
     s.estimatedNames = fill->estimatedNames();
     s.estimatedFpr = fill->estimatedFpr();
     s.costMs = double(fill->elapsedMs);
+    s.position = fill->position;
     const quint32 bits = s.geometry.chunkBits();
     s.histogram = QList<qint64>(10, 0);
     for (size_t c = 0; c < fill->setBits.size(); ++c) {
@@ -140,11 +198,13 @@ Result<Snapshot> History::record(Database &db, FilterStore &store)
     for (qint64 n : s.histogram)
         hist << QString::number(n);
     QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("insert into %1.bloomscope_history (filter_table, chunks, chunk_bits, k, set_bits, "
-                             "estimated_names, estimated_fpr, fullest_chunk, fullest_set_bits, histogram, cost_ms) "
-                             "values (?, ?, ?, ?, ?, ?, ?, ?, ?, string_to_array(?, ',')::bigint[], ?) "
-                             "returning id, taken_at")
-                  .arg(*schema));
+    q.prepare(QStringLiteral("insert into %1.bloomscope_history (taken_at, filter_table, chunks, chunk_bits, k, "
+                             "set_bits, estimated_names, estimated_fpr, fullest_chunk, fullest_set_bits, histogram, "
+                             "cost_ms%2) values (coalesce(?::timestamptz, now()), ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                             "string_to_array(?, ',')::bigint[], ?%3) returning id, taken_at")
+                  .arg(*schema, place->hasPosition ? QStringLiteral(", read_position") : QString(),
+                       place->hasPosition ? QStringLiteral(", ?::bigint") : QString()));
+    q.addBindValue(at.isValid() ? at.toUTC().toString(Qt::ISODateWithMs) : QVariant());
     q.addBindValue(s.table);
     q.addBindValue(qint64(s.geometry.chunks()));
     q.addBindValue(qint64(bits));
@@ -156,6 +216,8 @@ Result<Snapshot> History::record(Database &db, FilterStore &store)
     q.addBindValue(qint64(s.fullestSetBits));
     q.addBindValue(hist.join(QLatin1Char(',')));
     q.addBindValue(s.costMs);
+    if (place->hasPosition)
+        q.addBindValue(s.position.isEmpty() ? QVariant() : QVariant(s.position));
     if (!q.exec() || !q.next())
         return permission(Database::queryError(q, QStringLiteral("recording a snapshot")), *schema,
                           QStringLiteral("cannot record a snapshot"),
@@ -166,7 +228,7 @@ Result<Snapshot> History::record(Database &db, FilterStore &store)
     return s;
 }
 
-Result<QList<Snapshot>> History::list(Database &db, FilterStore &store, const QDateTime &since)
+Result<QList<Snapshot>> History::list(Database &db, FilterStore &store, const QDateTime &since, qint64 afterId)
 {
     auto place = locate(db, store);
     if (!place)
@@ -178,10 +240,11 @@ Result<QList<Snapshot>> History::list(Database &db, FilterStore &store, const QD
     QSqlQuery q(db.db());
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("select %1 from %2.bloomscope_history where filter_table = ? and "
-                             "taken_at >= coalesce(?::timestamptz, '-infinity') order by taken_at, id")
-                  .arg(QLatin1String(Columns), *schema));
+                             "taken_at >= coalesce(?::timestamptz, '-infinity') and id > ? order by taken_at, id")
+                  .arg(columns(*place), *schema));
     q.addBindValue(store.tableText());
     q.addBindValue(since.isValid() ? since.toUTC().toString(Qt::ISODateWithMs) : QVariant());
+    q.addBindValue(afterId);
     if (!q.exec())
         return permission(Database::queryError(q, QStringLiteral("reading the history")), *schema,
                           QStringLiteral("cannot read the history"),
@@ -202,7 +265,7 @@ Result<std::optional<Snapshot>> History::newest(Database &db, FilterStore &store
     QSqlQuery q(db.db());
     q.prepare(QStringLiteral("select %1 from %2.bloomscope_history where filter_table = ? "
                              "order by taken_at desc, id desc limit 1")
-                  .arg(QLatin1String(Columns), *schema));
+                  .arg(columns(*place), *schema));
     q.addBindValue(store.tableText());
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the newest snapshot"));

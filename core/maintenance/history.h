@@ -24,6 +24,10 @@ struct Snapshot {
     quint32 fullestSetBits = 0;
     QList<qint64> histogram; ///< chunks per tenth of the chunk's bits set (10 buckets)
     double costMs = 0;       ///< what reading the fill took
+    /** Where the read stood in the server's history (FillSnapshot::position, a 64-bit xid): the chunks
+     *  written since are the rows with a newer xmin (FilterStore::writtenSince). Empty for a snapshot
+     *  recorded before the column existed, or by the server-side function. */
+    QString position;
 };
 
 /**
@@ -34,13 +38,26 @@ class History {
 public:
     /** The SQL that creates the table, for a DBA to run (or grant) when the recording role may not. */
     static QString createSql(const QString &quotedSchema);
+    /** The server-side bloomscope_record(table, function, thin) that pg_cron calls (bloomscope_history's
+     *  snapshot computed on the server); nothing granted to PUBLIC. */
+    static QString functionSql(const QString &quotedSchema);
+    /** Creates bloomscope_record (and the table, when missing) in `store`'s schema, in one transaction;
+     *  returns recordCall(). */
+    static Result<QString> installFunction(Database &db, FilterStore &store);
+    /** The statement that records a thinned snapshot of `store` on the server (what pg_cron runs). */
+    static Result<QString> recordCall(Database &db, FilterStore &store);
     /** createSql() for the schema of `store`'s table. */
     static Result<QString> createSqlFor(Database &db, FilterStore &store);
 
-    /** Reads the fill of `store` and records it; creates the table if it is missing. */
-    static Result<Snapshot> record(Database &db, FilterStore &store);
-    /** The snapshots of `store`'s table taken at or after `since` (all when invalid), oldest first. */
-    static Result<QList<Snapshot>> list(Database &db, FilterStore &store, const QDateTime &since = {});
+    /** Reads the fill of `store` and records it; creates the table if it is missing. `at` overrides
+     *  the time recorded (the demo's accelerated clock); invalid: the server's now(). */
+    static Result<Snapshot> record(Database &db, FilterStore &store, const QDateTime &at = {});
+    /** The snapshots of `store`'s table taken at or after `since` (all when invalid) with an id above
+     *  `afterId`, oldest first. */
+    static Result<QList<Snapshot>> list(Database &db, FilterStore &store, const QDateTime &since = {},
+                                        qint64 afterId = 0);
+    /** Whether `store`'s schema has a history table (one this role may trust). */
+    static Result<bool> exists(Database &db, FilterStore &store);
     /** The newest snapshot of `store`'s table, if any (none also when there is no history table). */
     static Result<std::optional<Snapshot>> newest(Database &db, FilterStore &store);
     /**

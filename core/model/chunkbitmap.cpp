@@ -2,6 +2,8 @@
 
 #include "postgres/pgcopy.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace bloom {
@@ -25,6 +27,29 @@ void ChunkBitmap::add(const Placement &p)
         ++mTouched;
     }
     ++mNames;
+}
+
+void ChunkBitmap::addConcurrent(const Placement &p)
+{
+    std::uint8_t *chunk = mBits.data() + size_t(p.chunk) * (mGeometry.chunkBits() / 8);
+    for (int j = 0; j < p.k; ++j) {
+        const unsigned pos = p.positions[size_t(j)];
+        std::atomic_ref<std::uint8_t>(chunk[pos >> 3])
+            .fetch_or(std::uint8_t(0x80u >> (pos & 7)), std::memory_order_relaxed);
+    }
+    std::atomic_ref<std::uint8_t>(mTouchedFlags[p.chunk]).store(1, std::memory_order_relaxed);
+}
+
+void ChunkBitmap::finishConcurrent(qint64 names)
+{
+    mNames += names;
+    mTouched = touchedIn(0, mGeometry.chunks());
+}
+
+void ChunkBitmap::touchAll()
+{
+    std::fill(mTouchedFlags.begin(), mTouchedFlags.end(), std::uint8_t(1));
+    mTouched = qint64(mGeometry.chunks());
 }
 
 qint64 ChunkBitmap::touchedIn(quint32 first, quint32 end) const

@@ -22,6 +22,13 @@ public:
     static quint64 bytesFor(const Geometry &g) { return g.totalBytes() + g.chunks(); }
 
     void add(const Placement &p);
+    /** add() that many threads may call at once on one bitmap (atomic ORs; names() and
+     *  touchedChunks() are brought up to date by finishConcurrent()). */
+    void addConcurrent(const Placement &p);
+    /** After the addConcurrent() calls: `names` were added; the touched chunks are counted. */
+    void finishConcurrent(qint64 names);
+    /** Marks every chunk touched, so writeCopy() writes the whole table (a table written from empty). */
+    void touchAll();
     qint64 names() const { return mNames; }
     qint64 touchedChunks() const { return mTouched; }
     bool isEmpty() const { return mNames == 0; }

@@ -37,8 +37,8 @@ struct FillSnapshot {
     QDateTime takenAt;
     qint64 elapsedMs = 0;
     /** Where the read stood in the server's history: the oldest transaction id its snapshot did not
-     *  see as finished. Every row written later carries an xmin at or after it, so fillSince() reads
-     *  only those. Empty when unknown. */
+     *  see as finished, as a 64-bit xid (xid8). Every row written later carries an xmin at or after it,
+     *  so fillSince() reads only those. Empty when unknown. */
     QString position;
     qint64 rowsRead = 0; ///< rows this read fetched (all of them for fill(), the changed for fillSince())
 
@@ -177,6 +177,17 @@ public:
      * of another table or geometry, nor one older than about two billion transactions.
      */
     Result<FillSnapshot> fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed = nullptr);
+    /** The chunks written since a read at `position` (a FillSnapshot's, e.g. a recorded snapshot's,
+     *  taken at `at`): rows whose xmin is at or after it, in chunk order. `complete` is false when
+     *  VACUUM may have frozen some of those rows since (their xmin no longer tells), or the position
+     *  is over two billion transactions back; `why` then says so. */
+    struct WrittenSince {
+        std::vector<quint32> chunks;
+        bool complete = true;
+        QString why;
+        qint64 elapsedMs = 0;
+    };
+    Result<WrittenSince> writtenSince(const QString &position, const QDateTime &at);
     /** The table's write counter from the statistics system (rows inserted + updated + deleted since
      *  the stats were reset), one catalog call and no table row read; nullopt when track_counts is
      *  off. It may lag a write by up to ten seconds: a busy backend flushes its stats at most once a

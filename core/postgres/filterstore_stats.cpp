@@ -15,11 +15,15 @@ namespace bloom {
 namespace {
 
 // The first row (chunk -1) carries the position of the statement's snapshot, taken with the rows in
-// one statement: the oldest xid it did not see as finished, as a 32-bit xid.
+// one statement: the oldest xid it did not see as finished, as a 64-bit xid (xid8: no wraparound, so a
+// snapshot kept in the history still says where it stood months later).
 QString positionRow()
 {
-    return QStringLiteral("select -1, pg_snapshot_xmin(pg_current_snapshot())::text::int8 % 4294967296 union all ");
+    return QStringLiteral("select -1, pg_snapshot_xmin(pg_current_snapshot())::text::int8 union all ");
 }
+
+// The age() of a 64-bit position as the server's 32-bit xid; computed once (an InitPlan), not per row.
+const char *const PositionAge = "(select age((?::int8 % 4294967296)::text::xid))";
 
 } // namespace
 
@@ -78,7 +82,7 @@ Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::ve
     if (auto s = requireAttached(); !s)
         return s.error();
     bool ok = false;
-    (void)earlier.position.toUInt(&ok);
+    (void)earlier.position.toLongLong(&ok);
     if (!ok || earlier.geometry != mGeometry || earlier.setBits.size() != size_t(mGeometry.chunks()))
         return makeError(ErrorKind::BadInput,
                          QStringLiteral("no earlier read of %1 to read the changes since").arg(mTable),
@@ -94,9 +98,8 @@ Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::ve
     // the position's age is computed once (an InitPlan), not per row.
     QSqlQuery q(mDb.db());
     q.setForwardOnly(true);
-    q.prepare(positionRow() +
-              QStringLiteral("select chunk, bit_count(bits) from %1 where age(xmin) <= (select age(?::text::xid))")
-                  .arg(mTable));
+    q.prepare(positionRow() + QStringLiteral("select chunk, bit_count(bits) from %1 where age(xmin) <= %2")
+                                  .arg(mTable, QLatin1String(PositionAge)));
     q.addBindValue(earlier.position);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the changed chunks of %1").arg(mTable));
@@ -104,6 +107,69 @@ Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::ve
         return s.error();
     snap.elapsedMs = t.elapsed();
     return snap;
+}
+
+Result<FilterStore::WrittenSince> FilterStore::writtenSince(const QString &position, const QDateTime &at)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    bool ok = false;
+    (void)position.toLongLong(&ok);
+    if (!ok)
+        return makeError(ErrorKind::BadInput,
+                         QStringLiteral("this snapshot of %1 has no position to compare with").arg(mTable),
+                         QStringLiteral("record a new snapshot (bloomctl record)"));
+    QElapsedTimer t;
+    t.start();
+    WrittenSince out;
+    // Frozen rows lose their xmin. Up to PostgreSQL 15 VACUUM freezes only xids older than the
+    // relfrozenxid it leaves, so a position no older than relfrozenxid misses nothing; from 16 on a page
+    // may be frozen whole, so a VACUUM since the snapshot makes the answer partial too.
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("select pg_snapshot_xmax(pg_current_snapshot())::text::int8 - ?::int8, "
+                             "age(c.relfrozenxid), current_setting('server_version_num')::int >= 160000 and "
+                             "coalesce(greatest(s.last_vacuum, s.last_autovacuum) >= ?::timestamptz, false) "
+                             "from pg_catalog.pg_class c left join pg_catalog.pg_stat_all_tables s on s.relid = c.oid "
+                             "where c.oid = pg_catalog.to_regclass(?)"));
+    q.addBindValue(position);
+    q.addBindValue(at.toUTC().toString(Qt::ISODateWithMs));
+    q.addBindValue(mTable);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("reading how far back the snapshot of %1 is").arg(mTable));
+    const qint64 distance = q.value(0).toLongLong();
+    const qint64 frozenAge = q.value(1).toLongLong();
+    const bool vacuumedSince = q.value(2).toBool();
+    q.finish();
+    if (distance >= (qint64(1) << 31) - 1'000'000) {
+        out.complete = false;
+        out.why =
+            QStringLiteral("the snapshot is %L1 transactions back, too far for row versions to tell").arg(distance);
+        out.elapsedMs = t.elapsed();
+        return out;
+    }
+    if (frozenAge < distance || vacuumedSince) {
+        out.complete = false;
+        out.why = QStringLiteral("VACUUM has frozen rows of %1 since the snapshot: chunks written before the "
+                                 "freeze are not marked")
+                      .arg(mTable);
+    }
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("select chunk from %1 where age(xmin) <= %2 order by chunk")
+                  .arg(mTable, QLatin1String(PositionAge)));
+    q.addBindValue(position);
+    if (!q.exec())
+        return Database::queryError(q,
+                                    QStringLiteral("reading the chunks of %1 written since the snapshot").arg(mTable));
+    while (q.next()) {
+        const qint64 chunk = q.value(0).toLongLong();
+        if (chunk >= 0 && chunk < qint64(mGeometry.chunks()))
+            out.chunks.push_back(quint32(chunk));
+    }
+    if (q.lastError().isValid() && q.lastError().type() != QSqlError::NoError)
+        return Database::queryError(q,
+                                    QStringLiteral("reading the chunks of %1 written since the snapshot").arg(mTable));
+    out.elapsedMs = t.elapsed();
+    return out;
 }
 
 Result<std::optional<qint64>> FilterStore::writeCounter()

@@ -104,8 +104,10 @@ Result<QList<QList<QByteArray>>> PgConn::rows(const QString &sql, const QList<QB
     std::unique_ptr<PGresult, decltype(&PQclear)> r(
         PQexecParams(mConn, sql.toUtf8().constData(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
         &PQclear);
-    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK)
-        return makeError(ErrorKind::Server, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed());
+    const ExecStatusType status = PQresultStatus(r.get());
+    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
+        return makeError(PQstatus(mConn) == CONNECTION_OK ? ErrorKind::Server : ErrorKind::Connection,
+                         QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed());
     QList<QList<QByteArray>> out;
     const int n = PQntuples(r.get());
     const int cols = PQnfields(r.get());

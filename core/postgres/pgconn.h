@@ -41,7 +41,7 @@ public:
     Status exec(const QString &sql) const;
     /** Runs one statement with text parameters and returns the first column of every row. */
     Result<QList<QByteArray>> column(const QString &sql, const QList<QByteArray> &params = {}) const;
-    /** Same, every column of every row (text format). */
+    /** Same, every column of every row (text format); a statement without rows (an UPDATE) gives none. */
     Result<QList<QList<QByteArray>>> rows(const QString &sql, const QList<QByteArray> &params = {}) const;
 
     /** quoteIdent(): one part, never split on '.'. */

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "local/demoactivity.h"
 #include "local/localcluster.h"
 
 #include <QObject>
@@ -19,8 +20,10 @@ public:
     explicit DemoRunner(QObject *parent = nullptr);
     ~DemoRunner() override;
 
-    /** With shards > 0, also that many shard databases holding the names as users. */
-    void start(qint64 names, int shards = 0);
+    /** With shards > 0, also that many shard databases holding the names as users. With a traffic
+     *  rate > 0 the demo then lives (DemoActivity: sign-ups and snapshots on an accelerated clock). */
+    void start(qint64 names, int shards = 0, double trafficRate = 0, double clockFactor = 3600);
+    const DemoActivity *activity() const { return mActivity.get(); }
     void cancel() { mCancel.store(true); }
     bool running() const { return mCluster && mCluster->isRunning(); }
 
@@ -31,6 +34,7 @@ signals:
 
 private:
     std::unique_ptr<LocalCluster> mCluster;
+    std::unique_ptr<DemoActivity> mActivity; ///< declared after the cluster: stopped before it
     std::thread mThread;
     std::atomic<bool> mCancel{false};
 };

@@ -1,11 +1,12 @@
 #include "fpr/fprview.h"
 
+#include "fpr/historychart.h"
+
 #include "model/fprmodel.h"
 #include "style/theme.h"
 
 #include <QChartView>
 #include <QCursor>
-#include <QDateTimeAxis>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -88,43 +89,7 @@ FprView::FprView(QWidget *parent)
     mModelView->setMinimumHeight(280); // below this Qt Charts elides every axis label to "..."
     theme::styleChart(chart, pal);
 
-    auto *timeChart = new QChart;
-    timeChart->setTitle(tr("Estimated FPR since the window opened (one point a refresh)"));
-    mMeasured = new QLineSeries(timeChart);
-    mMeasured->setName(tr("estimated FPR"));
-    mMeasured->setPen(QPen(theme::seriesColour(QColor(0x2e, 0xb0, 0x4f), pal), 2));
-    mMeasuredPoints = new QScatterSeries(timeChart);
-    mMeasuredPoints->setName(tr("refresh"));
-    mMeasuredPoints->setMarkerSize(7);
-    mMeasuredPoints->setColor(theme::seriesColour(QColor(0x2e, 0xb0, 0x4f), pal));
-    mMeasuredPoints->setBorderColor(mMeasuredPoints->color());
-    connect(mMeasuredPoints, &QXYSeries::hovered, this, [this](const QPointF &point, bool state) {
-        if (state)
-            QToolTip::showText(QCursor::pos(), pointText(mMeasuredPoints, point), mTimeView);
-        else
-            QToolTip::hideText();
-    });
-    timeChart->addSeries(mMeasured);
-    timeChart->addSeries(mMeasuredPoints);
-    mTimeAxis = new QDateTimeAxis(timeChart);
-    mTimeAxis->setFormat(QStringLiteral("HH:mm:ss"));
-    mTimeAxis->setTitleText(tr("time"));
-    mTimeFprAxis = new QValueAxis(timeChart);
-    mTimeFprAxis->setLabelFormat(QStringLiteral("%.3g"));
-    mTimeFprAxis->setTitleText(tr("FPR"));
-    timeChart->addAxis(mTimeAxis, Qt::AlignBottom);
-    timeChart->addAxis(mTimeFprAxis, Qt::AlignLeft);
-    for (QAbstractSeries *s : timeChart->series()) {
-        s->attachAxis(mTimeAxis);
-        s->attachAxis(mTimeFprAxis);
-    }
-    timeChart->legend()->hide();
-    mTimeView = new QChartView(timeChart, this);
-    mTimeView->setObjectName(QStringLiteral("fprTimeChart"));
-    mTimeView->setAccessibleName(tr("Estimated FPR over time"));
-    mTimeView->setRenderHint(QPainter::Antialiasing);
-    mTimeView->setMinimumHeight(190);
-    theme::styleChart(timeChart, pal);
+    mHistory = new HistoryChart(this);
 
     mTargetBox = new QDoubleSpinBox(this);
     mTargetBox->setObjectName(QStringLiteral("targetFpr"));
@@ -136,9 +101,6 @@ FprView::FprView(QWidget *parent)
     mCapacityLabel = new QLabel(this);
     mCapacityLabel->setObjectName(QStringLiteral("capacity"));
     mCapacityLabel->setWordWrap(true);
-    mForecastLabel = new QLabel(this);
-    mForecastLabel->setObjectName(QStringLiteral("forecast"));
-    mForecastLabel->setWordWrap(true);
 
     auto *controls = new QHBoxLayout;
     auto *targetLabel = new QLabel(tr("&Target FPR:"), this);
@@ -149,9 +111,8 @@ FprView::FprView(QWidget *parent)
     controls->addWidget(mCapacityLabel, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(mForecastLabel);
     layout->addWidget(mModelView, 3);
-    layout->addWidget(mTimeView, 2);
+    layout->addWidget(mHistory, 3);
     rebuildModel();
 }
 
@@ -159,8 +120,8 @@ void FprView::setGeometry(const Geometry &g)
 {
     mGeometry = g;
     mSamples.clear();
-    mMeasured->clear();
-    mMeasuredPoints->clear();
+    mHistory->clear();
+    mHistory->setFilter(g, mTarget);
     rebuildModel();
 }
 
@@ -171,15 +132,12 @@ void FprView::setTarget(double fpr)
     mTarget = fpr;
     if (std::abs(mTargetBox->value() / 100.0 - fpr) > 1e-9)
         mTargetBox->setValue(fpr * 100);
+    mHistory->setFilter(mGeometry, mTarget);
     rebuildModel();
 }
 
 QString FprView::pointText(const QXYSeries *series, const QPointF &point) const
 {
-    if (series == mMeasuredPoints)
-        return tr("%1: estimated FPR %2")
-            .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(point.x())), QLocale::LongFormat))
-            .arg(point.y() * mTimeUnit, 0, 'g', 3);
     const double names = point.x() * mUnit;
     const double rate = series == mModel ? fpr::blocked(names, mGeometry) : point.y();
     const QString what = series == mToday       ? tr("now")
@@ -243,13 +201,27 @@ void FprView::rebuildModel()
 
 QString FprView::samplesCsv() const
 {
-    QString out = QStringLiteral("time,estimated_names,estimated_fpr\n");
-    for (const Sample &s : mSamples)
-        out += QStringLiteral("%1,%2,%3\n")
-                   .arg(s.at.toUTC().toString(Qt::ISODateWithMs))
-                   .arg(qRound64(s.names))
-                   .arg(s.fpr, 0, 'g', 6);
-    return out;
+    return mHistory->csv();
+}
+
+QString FprView::forecastText() const
+{
+    return mHistory->forecastText();
+}
+
+void FprView::setSnapshots(const QList<Snapshot> &snapshots)
+{
+    mHistory->setSnapshots(snapshots);
+}
+
+void FprView::appendSnapshots(const QList<Snapshot> &snapshots)
+{
+    mHistory->appendSnapshots(snapshots);
+}
+
+void FprView::setHistoryNote(const QString &note)
+{
+    mHistory->setHistoryNote(note);
 }
 
 QString FprView::capacityText() const
@@ -264,37 +236,6 @@ QString FprView::capacityText() const
                           .arg(millions(-left));
 }
 
-QString FprView::forecastText() const
-{
-    if (mSamples.size() < 2)
-        return tr("growth: needs two refreshes to measure");
-    // Least-squares slope of names over time, from the refreshes since the window opened.
-    const qint64 t0 = mSamples.first().at.toMSecsSinceEpoch();
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (const Sample &s : mSamples) {
-        const double x = double(s.at.toMSecsSinceEpoch() - t0) / 1000.0;
-        sx += x;
-        sy += s.names;
-        sxx += x * x;
-        sxy += x * s.names;
-    }
-    const double n = double(mSamples.size());
-    const double denom = n * sxx - sx * sx;
-    const double perSecond = denom > 0 ? (n * sxy - sx * sy) / denom : 0;
-    const double now = mSamples.last().names;
-    if (perSecond <= 0.01)
-        return tr("growth: none measured since the window opened, so no date for the target");
-    const double seconds = (mCapacity - now) / perSecond;
-    if (seconds <= 0)
-        return tr("growth %1 names/s: the target is already crossed").arg(perSecond, 0, 'f', 1);
-    const QDateTime when = mSamples.last().at.addSecs(qint64(qMin(seconds, 3.0e9)));
-    return tr("growth %1 names/s (%2 a day): the %3% target is crossed around %4")
-        .arg(perSecond, 0, 'f', 1)
-        .arg(millions(perSecond * 86400))
-        .arg(mTarget * 100, 0, 'g', 3)
-        .arg(QLocale().toString(when, QLocale::ShortFormat));
-}
-
 void FprView::updateMarkers()
 {
     if (!mSamples.isEmpty()) {
@@ -307,34 +248,12 @@ void FprView::updateMarkers()
         mToday->setName(tr("now"));
     }
     mCapacityLabel->setText(capacityText());
-    mForecastLabel->setText(forecastText());
 }
 
 void FprView::addMeasurement(const QDateTime &at, double estimatedFpr, double estimatedNames)
 {
     mSamples.append({at, estimatedFpr, estimatedNames});
-    double lo = estimatedFpr, hi = estimatedFpr;
-    for (const Sample &s : std::as_const(mSamples)) {
-        lo = qMin(lo, s.fpr);
-        hi = qMax(hi, s.fpr);
-    }
-    // Qt Charts cannot lay out ticks over a range like 1.76e-13..1.94e-13: the axis counts in units of
-    // a power of ten that its title names, and its ticks are round numbers of that unit.
-    const double unit = hi > 0 ? std::pow(10.0, std::floor(std::log10(hi))) : 1.0;
-    QList<QPointF> points;
-    for (const Sample &s : std::as_const(mSamples))
-        points.append({double(s.at.toMSecsSinceEpoch()), s.fpr / unit});
-    mMeasured->replace(points);
-    mMeasuredPoints->replace(points);
-    mTimeUnit = unit;
-    const QDateTime first = mSamples.first().at;
-    mTimeAxis->setRange(first.addSecs(-5), qMax(at.addSecs(5), first.addSecs(60)));
-    const double pad = qMax((hi - lo) * 0.2, hi * 0.05);
-    const theme::NiceAxis y = theme::niceAxis(qMax(0.0, lo - pad) / unit, (hi + pad) / unit, 4);
-    mTimeFprAxis->setRange(y.min, y.max);
-    mTimeFprAxis->setTickCount(y.tickCount());
-    mTimeFprAxis->setLabelFormat(y.step < 0.1 ? QStringLiteral("%.2f") : QStringLiteral("%.1f"));
-    mTimeFprAxis->setTitleText(unit == 1.0 ? tr("FPR") : tr("FPR (\u00d7 %1)").arg(unit, 0, 'g', 1));
+    mHistory->addRefresh(at, estimatedFpr, estimatedNames);
     const bool grew =
         mSamples.size() < 2 || std::abs(mSamples.last().names - mSamples[mSamples.size() - 2].names) > 0.5;
     if (grew)

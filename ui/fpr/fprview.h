@@ -1,5 +1,6 @@
 #pragma once
 
+#include "maintenance/history.h"
 #include "model/geometry.h"
 
 #include <QDateTime>
@@ -15,13 +16,15 @@ class QScatterSeries;
 class QXYSeries;
 class QLogValueAxis;
 class QValueAxis;
-class QDateTimeAxis;
 
 namespace bloom {
 
+class HistoryChart;
+
 /**
  * The FPR against the number of names for the filter's geometry (blocked model), today's position,
- * a target line and where the curve crosses it; below, the estimated FPR measured at each refresh.
+ * a target line and where the curve crosses it; below, the filter over time (HistoryChart): the
+ * recorded snapshots, the growth fit, the date the target is crossed and the geometry to rebuild into.
  */
 class FprView : public QWidget {
     Q_OBJECT
@@ -32,19 +35,22 @@ public:
     const Geometry &filterGeometry() const { return mGeometry; }
     /** One refresh: the estimate from the fill and the names it implies, at time `at`. */
     void addMeasurement(const QDateTime &at, double estimatedFpr, double estimatedNames);
+    /** The recorded history (bloomscope_history): all of it, or what was recorded since. */
+    void setSnapshots(const QList<Snapshot> &snapshots);
+    void appendSnapshots(const QList<Snapshot> &snapshots);
+    void setHistoryNote(const QString &note);
+    HistoryChart *history() const { return mHistory; }
     void setTarget(double fpr);
     double target() const { return mTarget; }
 
     QLineSeries *modelSeries() const { return mModel; }
-    QScatterSeries *measuredSeries() const { return mMeasuredPoints; }
     QScatterSeries *referencePoints() const { return mReference; }
     QScatterSeries *todayPoint() const { return mToday; }
     QValueAxis *namesAxis() const { return mNamesAxis; }
     QLogValueAxis *fprAxis() const { return mFprAxis; }
-    QValueAxis *timeFprAxis() const { return mTimeFprAxis; }
     QChartView *modelView() const { return mModelView; }
     QString capacityText() const;
-    /** "time,estimated_names,estimated_fpr" and one line a refresh. */
+    /** "time,estimated_names,estimated_fpr,source" and one line a point of the history chart. */
     QString samplesCsv() const;
     QString forecastText() const;
 
@@ -58,7 +64,6 @@ private:
     double mCapacity = 0;
     double mUnit = 1e6;   ///< names a unit of the x axis
     double mFloor = 1e-6; ///< the log axis' bottom
-    double mTimeUnit = 1; ///< the time chart's FPR axis counts in this unit
     struct Sample {
         QDateTime at;
         double fpr, names;
@@ -66,21 +71,16 @@ private:
     QList<Sample> mSamples;
 
     QChartView *mModelView = nullptr;
-    QChartView *mTimeView = nullptr;
     QLineSeries *mModel = nullptr;
     QLineSeries *mTargetLine = nullptr;
     QLineSeries *mCapacityLine = nullptr;
     QScatterSeries *mToday = nullptr;
     QScatterSeries *mReference = nullptr;
-    QLineSeries *mMeasured = nullptr;
-    QScatterSeries *mMeasuredPoints = nullptr;
     QValueAxis *mNamesAxis = nullptr;
     QLogValueAxis *mFprAxis = nullptr;
-    QDateTimeAxis *mTimeAxis = nullptr;
-    QValueAxis *mTimeFprAxis = nullptr;
     QDoubleSpinBox *mTargetBox = nullptr;
     QLabel *mCapacityLabel = nullptr;
-    QLabel *mForecastLabel = nullptr;
+    HistoryChart *mHistory = nullptr;
 };
 
 } // namespace bloom

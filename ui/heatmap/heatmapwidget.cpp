@@ -102,13 +102,28 @@ void HeatmapWidget::setResult(const FillResult &result)
 {
     mLoading.clear();
     const bool first = mResult.heatmap.isNull() || mResult.heatmap.size() != result.heatmap.size();
-    if (first)
-        mChanged.clear(); // another filter or geometry
-    else if (!result.unchanged && !result.throttled && !result.changedChunks.empty())
+    if (first) { // another filter or geometry
+        mChanged.clear();
+        mSince.reset();
+    } else if (!result.unchanged && !result.throttled && !result.changedChunks.empty())
         mChanged = result.changedChunks; // a read that found changes; the others keep the last ones
     mResult = result;
     if (first)
         fit();
+    update();
+}
+
+void HeatmapWidget::setChangedSince(const ChangedSince &since)
+{
+    if (!mResult.heatmap.isNull() && since.dim.size() != mResult.heatmap.size())
+        return; // of another geometry than the one shown
+    mSince = since;
+    update();
+}
+
+void HeatmapWidget::clearChangedSince()
+{
+    mSince.reset();
     update();
 }
 
@@ -202,14 +217,17 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform, false); // a cell is a chunk: no blurring
     p.drawImage(imageRect(), mResult.heatmap);
-    if (mMarkChanges && !mChanged.empty()) {
+    if (mSince)
+        p.drawImage(imageRect(), mSince->dim); // the chunks not written since the snapshot, greyed
+    const std::vector<quint32> &marked = markedChunks();
+    if (!marked.empty()) {
         // A ring around each changed chunk, at least 6 px so that one chunk in 131,072 is seen; past a
         // few thousand the rings would cover the map, so only the first 5,000 are drawn.
         p.setPen(QPen(QColor(0, 230, 255), 1.5));
         p.setBrush(Qt::NoBrush);
-        const size_t drawn = std::min<size_t>(mChanged.size(), 5000);
+        const size_t drawn = std::min<size_t>(marked.size(), 5000);
         for (size_t i = 0; i < drawn; ++i) {
-            QRectF cell = cellRect(mChanged[i]);
+            QRectF cell = cellRect(marked[i]);
             if (cell.width() < 6)
                 cell = QRectF(cell.center() - QPointF(3, 3), QSizeF(6, 6));
             p.drawRect(cell);

@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 namespace bloom {
 
 /**
@@ -22,8 +24,17 @@ public:
     /** Outlines the chunks the last read that found a change reported changed (FillResult::changedChunks). */
     void setMarkChanges(bool on);
     bool marksChanges() const { return mMarkChanges; }
-    /** The chunks outlined now (empty while marking is off). */
-    const std::vector<quint32> &markedChunks() const { return mMarkChanges ? mChanged : mNone; }
+    /** The chunks outlined now (empty while marking is off): the last read's changes, or the chunks
+     *  written since the snapshot chosen with setChangedSince(). */
+    const std::vector<quint32> &markedChunks() const
+    {
+        return !mMarkChanges ? mNone : mSince ? mSince->chunks : mChanged;
+    }
+    /** Greys out every chunk not written since a recorded snapshot (and rings the written ones while
+     *  marking is on), until clearChangedSince() or another filter. */
+    void setChangedSince(const ChangedSince &since);
+    void clearChangedSince();
+    const std::optional<ChangedSince> &changedSince() const { return mSince; }
     /** The chunk under the mouse or the keyboard's cursor, or -1. */
     qint64 current() const { return mHover; }
     /** The chunk under a widget position, or -1. */
@@ -58,6 +69,7 @@ private:
 
     FillResult mResult;
     std::vector<quint32> mChanged; ///< of the last read that found a change
+    std::optional<ChangedSince> mSince;
     const std::vector<quint32> mNone;
     bool mMarkChanges = false;
     double mZoom = 1.0; ///< 1.0 = fitted to the widget

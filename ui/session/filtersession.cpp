@@ -17,6 +17,9 @@ FilterSession::FilterSession(QObject *parent)
     qRegisterMetaType<FilterRef>();
     qRegisterMetaType<Operation>();
     qRegisterMetaType<HeatScale>();
+    qRegisterMetaType<HistoryResult>();
+    qRegisterMetaType<ChangedSince>();
+    qRegisterMetaType<Snapshot>();
 
     mThread.setObjectName(QStringLiteral("bloomscope-db"));
     mWorker = new FilterWorker(&mCancel); // no parent: it moves to the thread and dies with it
@@ -30,6 +33,9 @@ FilterSession::FilterSession(QObject *parent)
     connect(this, &FilterSession::requestAdd, mWorker, &FilterWorker::add);
     connect(this, &FilterSession::requestLoad, mWorker, &FilterWorker::load);
     connect(this, &FilterSession::requestSample, mWorker, &FilterWorker::sample);
+    connect(this, &FilterSession::requestHistory, mWorker, &FilterWorker::history);
+    connect(this, &FilterSession::requestChangedSince, mWorker, &FilterWorker::changedSince);
+    connect(this, &FilterSession::requestRecord, mWorker, &FilterWorker::record);
 
     // Each open() answers once, in order: opened (the session now is the new one) or openFailed (the
     // session is the one before, untouched). A `followed` opened is the same session after a swap.
@@ -59,6 +65,17 @@ FilterSession::FilterSession(QObject *parent)
         if (token == mChunkToken)
             emit chunkReady(c, bits);
     });
+    connect(mWorker, &FilterWorker::historyReady, this, [this](int token, const HistoryResult &r) {
+        if (token != mHistoryToken)
+            return; // asked before a reconnect or a fresh read: not this picture's
+        mHistoryBusy = false;
+        emit historyReady(r);
+    });
+    connect(mWorker, &FilterWorker::changedSinceReady, this, [this](int token, const ChangedSince &r) {
+        if (token == mChangedToken)
+            emit changedSinceReady(r);
+    });
+    connect(mWorker, &FilterWorker::recorded, this, &FilterSession::recorded);
     connect(mWorker, &FilterWorker::added, this, &FilterSession::added);
     connect(mWorker, &FilterWorker::loadProgress, this, &FilterSession::loadProgress);
     connect(mWorker, &FilterWorker::loaded, this, &FilterSession::loaded);
@@ -67,6 +84,8 @@ FilterSession::FilterSession(QObject *parent)
     connect(mWorker, &FilterWorker::failed, this, [this](Operation op, const Error &e, bool lost) {
         if (op == Operation::Refresh)
             mRefreshing = false;
+        if (op == Operation::History)
+            mHistoryBusy = false;
         emit failed(op, e, lost);
     });
     mThread.start();
@@ -119,6 +138,25 @@ void FilterSession::load(const QString &path)
 void FilterSession::sample(qint64 probes)
 {
     emit requestSample(probes);
+}
+
+bool FilterSession::history(qint64 afterId)
+{
+    if (mHistoryBusy && afterId > 0)
+        return false;
+    mHistoryBusy = true;
+    emit requestHistory(++mHistoryToken, afterId);
+    return true;
+}
+
+void FilterSession::changedSince(const Snapshot &snapshot)
+{
+    emit requestChangedSince(++mChangedToken, snapshot);
+}
+
+void FilterSession::record()
+{
+    emit requestRecord();
 }
 
 void FilterSession::cancel()

@@ -33,6 +33,12 @@ public:
     void add(const QStringList &names);
     void load(const QString &path);
     void sample(qint64 probes);
+    /** Reads the history recorded after `afterId` (0: all, and any older request's answer is dropped);
+     *  false when a read is already on its way and `afterId` > 0. */
+    bool history(qint64 afterId = 0);
+    /** The chunks written since `snapshot`; a newer request drops the answer to an older one. */
+    void changedSince(const Snapshot &snapshot);
+    void record();
     /** Stops the running operation: the batch loops stop and the server cancels its statement. */
     void cancel();
 
@@ -53,6 +59,9 @@ signals:
     void loaded(const bloom::LoadReport &report);
     void sampled(const bloom::FprSample &sample);
     void sampleProgress(qint64 done, qint64 total);
+    void historyReady(const bloom::HistoryResult &result);
+    void changedSinceReady(const bloom::ChangedSince &result);
+    void recorded(const bloom::Snapshot &snapshot);
     void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
 
     // To the worker (queued).
@@ -63,6 +72,9 @@ signals:
     void requestAdd(const QStringList &names);
     void requestLoad(const QString &path);
     void requestSample(qint64 probes);
+    void requestHistory(int token, qint64 afterId);
+    void requestChangedSince(int token, const bloom::Snapshot &snapshot);
+    void requestRecord();
 
 private:
     QThread mThread;
@@ -77,6 +89,9 @@ private:
     HeatScale mScale = HeatScale::Auto;
     int mStepToken = 0;
     int mChunkToken = 0;
+    int mHistoryToken = 0;
+    bool mHistoryBusy = false;
+    int mChangedToken = 0;
 };
 
 } // namespace bloom

@@ -22,6 +22,12 @@ QString operationName(Operation op)
         return FilterWorker::tr("load");
     case Operation::Sample:
         return FilterWorker::tr("sample");
+    case Operation::History:
+        return FilterWorker::tr("history");
+    case Operation::ChangedSince:
+        return FilterWorker::tr("changed chunks");
+    case Operation::Record:
+        return FilterWorker::tr("record");
     }
     return {};
 }
@@ -397,6 +403,70 @@ void FilterWorker::sample(qint64 probes)
         return;
     }
     emit sampled(*s);
+}
+
+void FilterWorker::history(int token, qint64 afterId)
+{
+    CancelScope scope{mCancel};
+    if (!ensureOpen(Operation::History))
+        return;
+    HistoryResult r;
+    r.append = afterId > 0;
+    auto exists = History::exists(*mDb, *mStore);
+    if (!exists) {
+        report(Operation::History, exists.error());
+        return;
+    }
+    r.available = *exists;
+    if (r.available) {
+        auto list = History::list(*mDb, *mStore, {}, afterId);
+        if (!list) {
+            report(Operation::History, list.error());
+            return;
+        }
+        r.snapshots = std::move(list).value();
+    }
+    emit historyReady(token, r);
+}
+
+void FilterWorker::changedSince(int token, const Snapshot &snapshot)
+{
+    CancelScope scope{mCancel};
+    if (!ensureOpen(Operation::ChangedSince))
+        return;
+    auto written = mStore->writtenSince(snapshot.position, snapshot.takenAt);
+    if (!written) {
+        report(Operation::ChangedSince, written.error());
+        return;
+    }
+    ChangedSince r;
+    r.snapshot = snapshot;
+    r.chunks = std::move(written->chunks);
+    r.complete = written->complete;
+    r.why = written->why;
+    r.elapsedMs = written->elapsedMs;
+    // As the heatmap lays chunks out: rows of 2^ceil(c/2); grey over every chunk not written since.
+    const Geometry &g = mStore->geometry();
+    const int columns = 1 << ((g.chunkLog2() + 1) / 2);
+    const int rows = int((g.chunks() + quint64(columns) - 1) / quint64(columns));
+    r.dim = QImage(columns, rows, QImage::Format_ARGB32);
+    r.dim.fill(QColor(128, 128, 128, 210));
+    for (quint32 c : r.chunks)
+        r.dim.setPixel(int(c % quint32(columns)), int(c / quint32(columns)), qRgba(0, 0, 0, 0));
+    emit changedSinceReady(token, r);
+}
+
+void FilterWorker::record()
+{
+    CancelScope scope{mCancel};
+    if (!ensureOpen(Operation::Record))
+        return;
+    auto snap = History::record(*mDb, *mStore);
+    if (!snap) {
+        report(Operation::Record, snap.error());
+        return;
+    }
+    emit recorded(*snap);
 }
 
 void FilterWorker::close()

@@ -31,6 +31,12 @@ public slots:
     void add(const QStringList &names);
     void load(const QString &path);
     void sample(qint64 probes);
+    /** The history recorded after `afterId` (0: all of it). */
+    void history(int token, qint64 afterId);
+    /** The chunks written since `snapshot` (its read position). */
+    void changedSince(int token, const bloom::Snapshot &snapshot);
+    /** Records a snapshot now (a write: needs admin mode). */
+    void record();
     void close();
 
 signals:
@@ -44,6 +50,9 @@ signals:
     void loaded(const bloom::LoadReport &report);
     void sampled(const bloom::FprSample &sample);
     void sampleProgress(qint64 done, qint64 total);
+    void historyReady(int token, const bloom::HistoryResult &result);
+    void changedSinceReady(int token, const bloom::ChangedSince &result);
+    void recorded(const bloom::Snapshot &snapshot);
     /** Any operation failed; `lost` when the connection is gone (the session retries). */
     void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
 

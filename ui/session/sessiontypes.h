@@ -1,5 +1,6 @@
 #pragma once
 
+#include "maintenance/history.h"
 #include "maintenance/rebuild.h"
 
 #include "common/result.h"
@@ -71,8 +72,25 @@ struct StepResult {
     bool maybe = false;
 };
 
+/** The recorded history of the filter (bloomscope_history), all of it or what came after an id. */
+struct HistoryResult {
+    QList<Snapshot> snapshots; ///< oldest first
+    bool append = false;       ///< only the snapshots recorded after the id asked for
+    bool available = true;     ///< false: no history table beside the filter
+};
+
+/** The chunks written since a recorded snapshot, and a picture that greys out the others. */
+struct ChangedSince {
+    Snapshot snapshot;
+    std::vector<quint32> chunks; ///< in chunk order
+    QImage dim;                  ///< one pixel a chunk, laid out as FillResult::heatmap: clear where written
+    bool complete = true;        ///< false: VACUUM froze rows since (why says so)
+    QString why;
+    qint64 elapsedMs = 0;
+};
+
 /** What the worker was doing when something failed. */
-enum class Operation { Refresh, Step, Chunk, Add, Load, Sample };
+enum class Operation { Refresh, Step, Chunk, Add, Load, Sample, History, ChangedSince, Record };
 
 /** "refresh", "step-through", ... for messages. */
 QString operationName(Operation op);
