@@ -1,3 +1,4 @@
+#include "local/demo.h"
 #include "local/localcluster.h"
 #include "model/fillstats.h"
 #include "model/namereader.h"
@@ -262,6 +263,47 @@ private slots:
         FillSnapshot unknown = *before;
         unknown.position.clear();
         QVERIFY(!mStore->fillSince(unknown).ok());
+    }
+
+    void writtenSinceASnapshot()
+    {
+        // The chunks written since a read, as a recorded snapshot keeps its position; a VACUUM FREEZE
+        // since then makes the answer partial, and says so.
+        auto before = mStore->fill();
+        QVERIFY(before.ok());
+        QVERIFY(mRaw->exec(QStringLiteral("update username_filter set bits = bits where chunk in (11, 4242)")).ok());
+        auto written = mStore->writtenSince(before->position, before->takenAt);
+        QVERIFY2(written.ok(), qPrintable(written.ok() ? QString() : written.error().toString()));
+        QCOMPARE(written->chunks, (std::vector<quint32>{11, 4242}));
+        QVERIFY(written->complete);
+        QVERIFY(mRaw->exec(QStringLiteral("vacuum (freeze) username_filter")).ok());
+        auto frozen = mStore->writtenSince(before->position, before->takenAt);
+        QVERIFY(frozen.ok());
+        QVERIFY(!frozen->complete);
+        QVERIFY2(frozen->why.contains(QLatin1String("VACUUM has frozen")), qPrintable(frozen->why));
+        QVERIFY(!mStore->writtenSince(QString(), before->takenAt).ok()); // no position: an error, not "nothing"
+    }
+
+    void demoHoldsEveryName()
+    {
+        // The demo's names go in on every core through one COPY: the server's own check finds each.
+        auto conninfo = startDemo(mCluster, 200'000);
+        QVERIFY2(conninfo.ok(), qPrintable(conninfo.ok() ? QString() : conninfo.error().toString()));
+        PgConn demo(*conninfo);
+        QVERIFY(demo.ok());
+        QList<QByteArray> sample;
+        char name[DemoNameMax];
+        for (qint64 i = 0; i < 200'000; i += 97)
+            sample.append(QByteArray(name, demoName(i, DemoSeed, name)));
+        sample.append(QByteArray(name, demoName(199'999, DemoSeed, name)));
+        auto maybe = demo.column(QStringLiteral("select count(*) filter (where bits & mask = mask) from "
+                                                "unnest($1::text[]) n, username_bits(n) b join username_filter "
+                                                "using (chunk)"),
+                                 {"{" + sample.join(',') + "}"});
+        QVERIFY(maybe.ok());
+        QCOMPARE(maybe->value(0).toLongLong(), qint64(sample.size()));
+        auto rows = demo.column(QStringLiteral("select count(*) from username_filter"));
+        QCOMPARE(rows->value(0), QByteArray("131072"));
     }
 
     void sampleFpr()

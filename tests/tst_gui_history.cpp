@@ -142,6 +142,12 @@ private slots:
         QVERIFY2(h->recommendationText().contains(QLatin1String("bloomctl rebuild --chunks")),
                  qPrintable(h->recommendationText()));
         QVERIFY(h->forecastSeries()->count() >= 2);
+        if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty()) {
+            mWindow->resize(1280, 800);
+            mWindow->showView(QStringLiteral("fpr"));
+            QTest::qWait(300);
+            mWindow->grab().save(dir + QStringLiteral("/history.png"));
+        }
         // The window's choices: a 7-day window still finds 1M a day; the exponential fit says a rate.
         h->setWindowDays(7);
         QVERIFY(h->fit()->points <= 8);
@@ -184,6 +190,11 @@ private slots:
         QCOMPARE(qAlpha(c.dim.pixel(int(ada % quint32(cols)), int(ada / quint32(cols)))), 0); // written: clear
         QVERIFY(qAlpha(c.dim.pixel(0, 0)) > 100);                                             // not: greyed
         QVERIFY(mWindow->statusText().contains(QLatin1String("2 of 131,072 chunks written since")));
+        if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty()) {
+            mWindow->showView(QStringLiteral("heatmap"));
+            QTest::qWait(300);
+            mWindow->grab().save(dir + QStringLiteral("/heatmap-since.png"));
+        }
         // The older snapshot: the same two (the planted rows changed no chunk).
         QTest::keyClick(since, Qt::Key_Down);
         QTRY_VERIFY_WITH_TIMEOUT(map->changedSince() && map->changedSince()->snapshot.id != c.snapshot.id, 15000);

@@ -1,5 +1,7 @@
+#include "model/chunkbitmap.h"
 #include "model/explanation.h"
 #include "model/name.h"
+#include "model/parallelfill.h"
 #include "model/placement.h"
 #include "teach/classicfilter.h"
 
@@ -12,6 +14,65 @@ using namespace bloom;
 class TestPlacement : public QObject {
     Q_OBJECT
 private slots:
+    void parallelFillEqualsOneByOne_data()
+    {
+        QTest::addColumn<int>("chunkLog2");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<qint64>("names");
+        QTest::newRow("reference, 1 thread") << 17 << 1 << qint64(300'000);
+        QTest::newRow("reference, 2 threads") << 17 << 2 << qint64(300'000);
+        QTest::newRow("reference, 3 threads, a part block") << 17 << 3 << qint64(1'000'003);
+        QTest::newRow("one chunk, 2 threads") << 0 << 2 << qint64(70'000);
+        QTest::newRow("64 chunks, 4 threads") << 6 << 4 << qint64(50'000);
+        QTest::newRow("no names") << 17 << 2 << qint64(0);
+    }
+    void parallelFillEqualsOneByOne()
+    {
+        // fillBitmap's rounds, ranges and barriers put exactly the bits a plain loop does.
+        QFETCH(int, chunkLog2);
+        QFETCH(int, threads);
+        QFETCH(qint64, names);
+        const Geometry g = *Geometry::create(chunkLog2, 13, 7);
+        const auto name = [](qint64 i, char *out) {
+            const QByteArray n = "User_" + QByteArray::number(i * 7919);
+            memcpy(out, n.constData(), size_t(n.size()));
+            return int(n.size());
+        };
+        ChunkBitmap parallel(g), serial(g);
+        QVERIFY(fillBitmap(parallel, names, name, 32, {}, nullptr, threads));
+        char buffer[32];
+        for (qint64 i = 0; i < names; ++i)
+            serial.add(placeAscii(g, QByteArrayView(buffer, name(i, buffer))));
+        QCOMPARE(parallel.names(), names);
+        QCOMPARE(parallel.touchedChunks(), serial.touchedChunks());
+        QByteArray a, b;
+        parallel.writeCopy([&a](const char *d, qsizetype n) {
+            a.append(d, n);
+            return true;
+        });
+        serial.writeCopy([&b](const char *d, qsizetype n) {
+            b.append(d, n);
+            return true;
+        });
+        QVERIFY(a == b);
+    }
+
+    void parallelFillStopsOnCancel()
+    {
+        const Geometry g;
+        ChunkBitmap bits(g);
+        std::atomic<bool> cancel{true};
+        qint64 last = -1;
+        QVERIFY(!fillBitmap(
+            bits, 50'000'000,
+            [](qint64, char *out) {
+                out[0] = 'a';
+                return 1;
+            },
+            8, [&last](qint64 done, qint64) { last = done; }, &cancel));
+        QVERIFY(bits.names() < 50'000'000);
+    }
+
     void adaGolden()
     {
         const Geometry g;

@@ -1,7 +1,7 @@
 #include "local/demo.h"
 
 #include "model/chunkbitmap.h"
-#include "model/placement.h"
+#include "model/parallelfill.h"
 #include "postgres/connectionspec.h"
 #include "postgres/database.h"
 #include "postgres/filtersql.h"
@@ -10,11 +10,6 @@
 #include "shards/shardmap.h"
 
 #include <QFile>
-
-#include <algorithm>
-#include <chrono>
-#include <thread>
-#include <vector>
 
 namespace bloom {
 
@@ -43,45 +38,6 @@ char *append(char *at, const char *text)
     while (*text)
         *at++ = *text++;
     return at;
-}
-
-/** Hashes demo names [0, count) into `bits` on every core, in blocks taken in turn; progress every
- *  50 ms from the calling thread. false when cancelled. */
-bool hashDemoNames(ChunkBitmap &bits, const Geometry &g, qint64 count, quint32 seed,
-                   const std::function<void(qint64, qint64)> &progress, const std::atomic<bool> *cancel)
-{
-    constexpr qint64 Block = 1 << 16;
-    std::atomic<qint64> next{0}, done{0};
-    std::atomic<bool> stop{false};
-    const auto work = [&] {
-        char name[DemoNameMax];
-        for (;;) {
-            const qint64 from = next.fetch_add(Block);
-            if (from >= count || stop.load(std::memory_order_relaxed))
-                return;
-            const qint64 to = std::min(count, from + Block);
-            for (qint64 i = from; i < to; ++i)
-                bits.addConcurrent(placeAscii(g, QByteArrayView(name, demoName(i, seed, name))));
-            done.fetch_add(to - from, std::memory_order_relaxed);
-        }
-    };
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-        pool.emplace_back(work);
-    while (done.load() < count) {
-        if (cancel && cancel->load()) {
-            stop.store(true);
-            break;
-        }
-        if (progress)
-            progress(done.load(), count);
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    for (std::thread &t : pool)
-        t.join();
-    bits.finishConcurrent(done.load());
-    return !stop.load();
 }
 
 } // namespace
@@ -131,7 +87,8 @@ Result<QString> startDemo(LocalCluster &cluster, qint64 names, const std::functi
     const QString conninfo = cluster.connectionString(dbName);
     const Geometry g; // the reference filter, as reference.sql made it
     ChunkBitmap bits(g);
-    if (!hashDemoNames(bits, g, names, DemoSeed, progress, cancel))
+    const auto name = [](qint64 i, char *out) { return demoName(i, DemoSeed, out); };
+    if (!fillBitmap(bits, names, name, DemoNameMax, progress, cancel))
         return makeError(ErrorKind::Cancelled, QStringLiteral("the demo was cancelled"));
     bits.touchAll(); // the table is written whole, from empty
     // One transaction: the reference's zero rows go, every chunk comes back in one binary COPY.

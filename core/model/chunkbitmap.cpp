@@ -3,7 +3,6 @@
 #include "postgres/pgcopy.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 
 namespace bloom {
@@ -27,17 +26,6 @@ void ChunkBitmap::add(const Placement &p)
         ++mTouched;
     }
     ++mNames;
-}
-
-void ChunkBitmap::addConcurrent(const Placement &p)
-{
-    std::uint8_t *chunk = mBits.data() + size_t(p.chunk) * (mGeometry.chunkBits() / 8);
-    for (int j = 0; j < p.k; ++j) {
-        const unsigned pos = p.positions[size_t(j)];
-        std::atomic_ref<std::uint8_t>(chunk[pos >> 3])
-            .fetch_or(std::uint8_t(0x80u >> (pos & 7)), std::memory_order_relaxed);
-    }
-    std::atomic_ref<std::uint8_t>(mTouchedFlags[p.chunk]).store(1, std::memory_order_relaxed);
 }
 
 void ChunkBitmap::finishConcurrent(qint64 names)

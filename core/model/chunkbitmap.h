@@ -22,13 +22,22 @@ public:
     static quint64 bytesFor(const Geometry &g) { return g.totalBytes() + g.chunks(); }
 
     void add(const Placement &p);
-    /** add() that many threads may call at once on one bitmap (atomic ORs; names() and
-     *  touchedChunks() are brought up to date by finishConcurrent()). */
-    void addConcurrent(const Placement &p);
-    /** After the addConcurrent() calls: `names` were added; the touched chunks are counted. */
+    /** add() without the counts: threads may call it at once for placements of different chunks
+     *  (fillBitmap); finishConcurrent() brings names() and touchedChunks() up to date. */
+    void orIn(const Placement &p)
+    {
+        std::uint8_t *chunk = mBits.data() + size_t(p.chunk) * (mGeometry.chunkBits() / 8);
+        for (int j = 0; j < p.k; ++j) {
+            const unsigned pos = p.positions[size_t(j)];
+            chunk[pos >> 3] = std::uint8_t(chunk[pos >> 3] | (0x80u >> (pos & 7)));
+        }
+        mTouchedFlags[p.chunk] = 1;
+    }
+    /** After the orIn() calls: `names` were added; the touched chunks are counted. */
     void finishConcurrent(qint64 names);
     /** Marks every chunk touched, so writeCopy() writes the whole table (a table written from empty). */
     void touchAll();
+    const Geometry &geometry() const { return mGeometry; }
     qint64 names() const { return mNames; }
     qint64 touchedChunks() const { return mTouched; }
     bool isEmpty() const { return mNames == 0; }

@@ -184,14 +184,14 @@ HistoryChart::HistoryChart(QWidget *parent)
     layout->addWidget(mForecastLabel);
     layout->addWidget(mRecommendation);
     layout->addWidget(mView, 1);
-    update();
+    replot();
 }
 
 void HistoryChart::setFilter(const Geometry &g, double target)
 {
     mGeometry = g;
     mTarget = target;
-    update();
+    replot();
 }
 
 void HistoryChart::clear()
@@ -199,14 +199,14 @@ void HistoryChart::clear()
     mSnapshots.clear();
     mRefreshes.clear();
     mNote.clear();
-    update();
+    replot();
 }
 
 void HistoryChart::setSnapshots(const QList<Snapshot> &snapshots)
 {
     mSnapshots = snapshots;
     mNote.clear();
-    update();
+    replot();
 }
 
 void HistoryChart::appendSnapshots(const QList<Snapshot> &snapshots)
@@ -225,7 +225,7 @@ void HistoryChart::appendSnapshots(const QList<Snapshot> &snapshots)
         return a.takenAt < b.takenAt || (a.takenAt == b.takenAt && a.id < b.id);
     });
     mNote.clear();
-    update();
+    replot();
 }
 
 qint64 HistoryChart::lastId() const
@@ -239,14 +239,14 @@ qint64 HistoryChart::lastId() const
 void HistoryChart::setHistoryNote(const QString &note)
 {
     mNote = note;
-    update();
+    replot();
 }
 
 void HistoryChart::addRefresh(const QDateTime &at, double fpr, double names)
 {
     mRefreshes.append({at, fpr, names});
     if (mSnapshots.isEmpty())
-        update();
+        replot();
 }
 
 void HistoryChart::setMethod(forecast::Method m)
@@ -255,7 +255,7 @@ void HistoryChart::setMethod(forecast::Method m)
     const int i = mMethodBox->findData(int(m));
     if (i >= 0 && i != mMethodBox->currentIndex())
         mMethodBox->setCurrentIndex(i);
-    update();
+    replot();
 }
 
 void HistoryChart::setWindowDays(int days)
@@ -264,7 +264,7 @@ void HistoryChart::setWindowDays(int days)
     const int i = mWindowBox->findData(days);
     if (i >= 0 && i != mWindowBox->currentIndex())
         mWindowBox->setCurrentIndex(i);
-    update();
+    replot();
 }
 
 void HistoryChart::setHorizonMonths(int months)
@@ -272,7 +272,7 @@ void HistoryChart::setHorizonMonths(int months)
     mHorizonMonths = months;
     if (mHorizonBox->value() != months)
         mHorizonBox->setValue(months);
-    update();
+    replot();
 }
 
 QList<HistoryChart::Sample> HistoryChart::samples() const
@@ -376,7 +376,7 @@ QString HistoryChart::csv() const
     return out;
 }
 
-void HistoryChart::update()
+void HistoryChart::replot()
 {
     const QList<Sample> all = samples();
     QList<forecast::Point> points;

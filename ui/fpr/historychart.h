@@ -75,7 +75,7 @@ private:
         double fpr = 0, names = 0;
     };
     QList<Sample> samples() const;
-    void update();
+    void replot();
 
     Geometry mGeometry;
     double mTarget = 0.01;
