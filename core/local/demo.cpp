@@ -9,6 +9,7 @@
 #include "postgres/pgcopy.h"
 #include "shards/shardmap.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 
 namespace bloom {
@@ -74,39 +75,53 @@ QList<QByteArray> demoNames(qint64 count, quint32 seed)
 }
 
 Result<QString> startDemo(LocalCluster &cluster, qint64 names, const std::function<void(qint64, qint64)> &progress,
-                          const std::atomic<bool> *cancel)
+                          const std::atomic<bool> *cancel, DemoTimings *timings)
 {
+    DemoTimings local;
+    DemoTimings &times = timings ? *timings : local;
+    QElapsedTimer stage;
+    stage.start();
+    const auto lap = [&stage] { return double(stage.restart()) / 1000.0; };
     if (!cluster.isRunning())
         if (auto s = cluster.start(); !s)
             return s.error();
     const QString dbName = QStringLiteral("bloomscope_demo");
     if (auto s = cluster.createDatabase(dbName); !s)
         return s.error();
-    if (auto s = cluster.exec(dbName, sqlResource(QStringLiteral("reference.sql"))); !s)
-        return s.error();
     const QString conninfo = cluster.connectionString(dbName);
+    times.serverSeconds = lap();
     const Geometry g; // the reference filter, as reference.sql made it
     ChunkBitmap bits(g);
     const auto name = [](qint64 i, char *out) { return demoName(i, DemoSeed, out); };
     if (!fillBitmap(bits, names, name, DemoNameMax, progress, cancel))
         return makeError(ErrorKind::Cancelled, QStringLiteral("the demo was cancelled"));
     bits.touchAll(); // the table is written whole, from empty
-    // One transaction: the reference's zero rows go, every chunk comes back in one binary COPY.
-    PgConn c(conninfo, PgConn::SearchPath::Pinned); // our own private cluster
+    times.hashSeconds = lap();
+    // One transaction: the reference's table and function as its text writes them, and instead of its
+    // 131,072 rows of zeros, the rows with the names' bits in one binary COPY. FREEZE: the table was
+    // made in this transaction, so the rows go in frozen and all-visible (no VACUUM needed later).
+    PgConn c(conninfo, PgConn::SearchPath::AsConfigured); // our own private cluster, as the application
     if (!c.ok())
         return makeError(ErrorKind::Connection, c.errorMessage());
-    if (auto s = c.exec(QStringLiteral("begin; truncate public.username_filter")); !s)
+    QString reference = sqlResource(QStringLiteral("reference.sql"));
+    const qsizetype insert = reference.indexOf(QLatin1String("insert into username_filter"));
+    if (insert < 0)
+        return makeError(ErrorKind::Cluster, QStringLiteral("reference.sql has no insert of the zero rows"));
+    reference.remove(insert, reference.indexOf(QLatin1Char(';'), insert) + 1 - insert);
+    if (auto s = c.exec(QStringLiteral("begin;\n") + reference); !s)
         return s.error();
-    auto copied =
-        copyIn(c.handle(), QStringLiteral("copy public.username_filter (chunk, bits) from stdin (format binary)"),
-               [&bits](const CopySink &sink) { return bits.writeCopy(sink); });
+    auto copied = copyIn(c.handle(),
+                         QStringLiteral("copy public.username_filter (chunk, bits) from stdin (format binary, freeze)"),
+                         [&bits](const CopySink &sink) { return bits.writeCopy(sink); });
     if (!copied)
         return copied.error();
     if (auto s = c.exec(QStringLiteral("commit")); !s)
         return s.error();
+    times.copySeconds = lap();
     if (progress)
         progress(names, names);
-    (void)c.exec(QStringLiteral("vacuum analyze public.username_filter"));
+    (void)c.exec(QStringLiteral("analyze public.username_filter"));
+    times.analyzeSeconds = lap();
     return conninfo;
 }
 

@@ -26,9 +26,15 @@ constexpr quint32 DemoSeed = 20260419;
  * and ORed into one in-memory copy of the filter on every core, which goes in with one binary COPY
  * (100M names: about 128 MiB of client memory). Returns the connection string of the filter's database.
  */
+struct DemoTimings {
+    double serverSeconds = 0;  ///< initdb, start, the database and the reference SQL
+    double hashSeconds = 0;    ///< names made and placed into the bit array
+    double copySeconds = 0;    ///< the table emptied and written with one COPY
+    double analyzeSeconds = 0; ///< ANALYZE
+};
 Result<QString> startDemo(LocalCluster &cluster, qint64 names,
                           const std::function<void(qint64 done, qint64 total)> &progress = {},
-                          const std::atomic<bool> *cancel = nullptr);
+                          const std::atomic<bool> *cancel = nullptr, DemoTimings *timings = nullptr);
 
 /**
  * The demo with shards: `shards` databases users_0.. with a users table (id bigint, username), the

@@ -73,6 +73,17 @@ Status execOne(Database &db, const QString &sql, const QString &what)
     return success();
 }
 
+Status execScript(Database &db, const QString &sql, const QString &what)
+{
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(db.pgconn(), sql.toUtf8().constData()), &PQclear);
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        return makeError(
+            ErrorKind::Server,
+            QStringLiteral("%1 failed: %2").arg(what, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed()));
+    return success();
+}
+
 QString suffixed(const QString &name, const QString &suffix)
 {
     QString base = name;

@@ -33,6 +33,8 @@ Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &
 
 /** Runs exactly one statement with the extended protocol (no second statement can ride along). */
 Status execOne(Database &db, const QString &sql, const QString &what);
+/** Runs several statements as one implicit transaction (the simple query protocol): all or nothing. */
+Status execScript(Database &db, const QString &sql, const QString &what);
 
 /** `name` + `suffix`, with `name` cut so that the whole stays within 63 bytes (NAMEDATALEN - 1). */
 QString suffixed(const QString &name, const QString &suffix);

@@ -119,12 +119,11 @@ Result<QString> History::installFunction(Database &db, FilterStore &store)
     auto place = locate(db, store);
     if (!place)
         return place.error();
-    // The table (if missing) and the function in one transaction, as one multi-statement text.
-    const QString sql = QStringLiteral("begin;\n%1\n%2\ncommit;")
-                            .arg(place->exists ? QString() : createSql(place->schema), functionSql(place->schema));
-    if (auto s = maintenance::execOne(db, sql, QStringLiteral("installing %1.bloomscope_record").arg(place->schema));
+    // The table (if missing) and the function in one transaction: one multi-statement text.
+    const QString sql =
+        (place->exists ? QString() : createSql(place->schema) + QLatin1Char('\n')) + functionSql(place->schema);
+    if (auto s = maintenance::execScript(db, sql, QStringLiteral("installing %1.bloomscope_record").arg(place->schema));
         !s) {
-        (void)db.exec(QStringLiteral("rollback"));
         return permission(s.error(), place->schema, QStringLiteral("cannot install bloomscope_record"),
                           QStringLiteral("run it as a role that may create in schema %1 (grant create on schema %1 to "
                                          "ROLE), or have its owner run the SQL of 'bloomctl record --print-sql "

@@ -66,10 +66,11 @@ begin
   returning id into new_id;
   if thin then
     delete from {{schema}}.bloomscope_history h using (
-      select id, row_number() over (partition by case when taken_at < now() - interval '90 days'
-               then date_trunc('day', taken_at) else date_trunc('hour', taken_at) end order by taken_at, id) as nth
-        from {{schema}}.bloomscope_history
-       where filter_table = tname and taken_at < now() - interval '7 days') old
+      select x.id, row_number() over (partition by case when x.taken_at < now() - interval '90 days'
+               then date_trunc('day', x.taken_at) else date_trunc('hour', x.taken_at) end
+               order by x.taken_at, x.id) as nth
+        from {{schema}}.bloomscope_history x
+       where x.filter_table = tname and x.taken_at < now() - interval '7 days') old
     where h.id = old.id and old.nth > 1;
   end if;
   return new_id;
