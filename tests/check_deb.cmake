@@ -49,6 +49,8 @@ foreach(want
     usr/share/man/man1/bloomctl.1.gz usr/share/man/man1/bloomscope.1.gz
     usr/share/doc/bloomscope/copyright usr/share/doc/bloomscope/changelog.gz
     usr/share/bash-completion/completions/bloomctl
+    lib/systemd/system/bloomscope-record@.service lib/systemd/system/bloomscope-record@.timer
+    usr/share/doc/bloomscope/README.systemd usr/share/doc/bloomscope/examples/pg_service.conf
     usr/share/metainfo/org.bloomscope.Bloomscope.metainfo.xml
     usr/share/icons/hicolor/48x48/apps/org.bloomscope.Bloomscope.png
     usr/share/icons/hicolor/256x256/apps/org.bloomscope.Bloomscope.png)
@@ -79,6 +81,21 @@ execute_process(COMMAND bash -c "source /usr/share/bash-completion/bash_completi
                 RESULT_VARIABLE rc OUTPUT_VARIABLE completion ERROR_VARIABLE completion)
 if(NOT rc EQUAL 0 OR NOT completion MATCHES "_bloomctl")
   message(FATAL_ERROR "the bash completion does not load:\n${completion}")
+endif()
+# The timer and its service as systemd reads them (the installed bloomctl stands in for /usr/bin's).
+find_program(systemd_analyze systemd-analyze)
+if(systemd_analyze)
+  set(units "${out}/units")
+  file(MAKE_DIRECTORY "${units}")
+  file(READ "${root}/lib/systemd/system/bloomscope-record@.service" service)
+  string(REPLACE "/usr/bin/bloomctl" "${root}/usr/bin/bloomctl" service "${service}")
+  file(WRITE "${units}/bloomscope-record@check.service" "${service}")
+  file(COPY_FILE "${root}/lib/systemd/system/bloomscope-record@.timer" "${units}/bloomscope-record@check.timer")
+  execute_process(COMMAND ${systemd_analyze} verify --man=no bloomscope-record@check.service bloomscope-record@check.timer
+                  WORKING_DIRECTORY "${units}" RESULT_VARIABLE rc OUTPUT_VARIABLE sd ERROR_VARIABLE sd)
+  if(NOT rc EQUAL 0 OR NOT sd STREQUAL "")
+    message(FATAL_ERROR "systemd-analyze verify on the timer and its service (${rc}):\n${sd}")
+  endif()
 endif()
 file(SIZE ${debs} bytes)
 message(STATUS "lintian clean, metainfo and .desktop valid, installed bloomctl runs; ${bytes} bytes")

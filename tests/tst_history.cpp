@@ -6,10 +6,12 @@
 #include "testcluster.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -157,6 +159,64 @@ private slots:
         const Run health =
             bloomctl({QStringLiteral("health"), QStringLiteral("--max-snapshot-age"), QStringLiteral("5m")});
         QVERIFY2(health.code == 0, health.out.constData());
+    }
+
+    void recordsAsTheTimerDoes()
+    {
+        // The unit's own environment, read from packaging/systemd: a libpq service file and a password
+        // file handed over as a credential (0400, the service user's), over TCP with SCRAM.
+        QFile unit(QStringLiteral(BLOOM_SOURCE_DIR "/packaging/systemd/bloomscope-record@.service"));
+        QVERIFY(unit.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(unit.readAll());
+        QVERIFY(!text.contains(QLatin1String("password="), Qt::CaseInsensitive));
+        QString environment, exec;
+        for (const QString &line : text.split(QLatin1Char('\n'))) {
+            if (line.startsWith(QLatin1String("Environment=")))
+                environment = line.mid(12);
+            if (line.startsWith(QLatin1String("ExecStart=")))
+                exec = line.mid(10);
+        }
+        QVERIFY(environment.contains(QLatin1String("PGSERVICE=%i")));
+        QVERIFY(exec.startsWith(QLatin1String("/usr/bin/bloomctl $BLOOMCTL_OPTIONS record --thin")));
+        QTemporaryDir etc, credentials;
+        QCOMPARE(bloomctl({QStringLiteral("record")}).code, 0); // the table, made by its DBA
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("app"), QStringLiteral("create role recorder_svc login password "
+                                                                "'tim3r-s3cret'; grant select on username_filter, "
+                                                                "bloomscope_history to recorder_svc; grant insert, "
+                                                                "delete on bloomscope_history to recorder_svc; "
+                                                                "grant usage on sequence bloomscope_history_id_seq "
+                                                                "to recorder_svc; grant execute on function "
+                                                                "username_bits(text) to recorder_svc"))
+                    .ok());
+        QFile service(etc.filePath(QStringLiteral("pg_service.conf")));
+        QVERIFY(service.open(QIODevice::WriteOnly));
+        service.write(QStringLiteral("[filter]\nhost=127.0.0.1\nport=%1\ndbname=app\nuser=recorder_svc\n"
+                                     "sslmode=disable\n")
+                          .arg(mCluster.port())
+                          .toUtf8());
+        service.close();
+        QFile pgpass(credentials.filePath(QStringLiteral("pgpass")));
+        QVERIFY(pgpass.open(QIODevice::WriteOnly));
+        pgpass.write("127.0.0.1:*:app:recorder_svc:tim3r-s3cret\n");
+        pgpass.close();
+        QVERIFY(pgpass.setPermissions(QFileDevice::ReadOwner));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &assignment : environment.split(QLatin1Char(' '))) {
+            QString value = assignment.section(QLatin1Char('='), 1);
+            value.replace(QLatin1String("%i"), QLatin1String("filter"))
+                .replace(QLatin1String("%d"), credentials.path())
+                .replace(QLatin1String("/etc/bloomscope"), etc.path());
+            env.insert(assignment.section(QLatin1Char('='), 0, 0), value);
+        }
+        const qint64 before = count(QStringLiteral("select count(*) from bloomscope_history"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("record"), QStringLiteral("--thin")});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QVERIFY(p.readAllStandardOutput().startsWith("recorded public.username_filter"));
+        QCOMPARE(count(QStringLiteral("select count(*) from bloomscope_history")), before + 1);
     }
 
     void aHistoryTableFromBeforeReadPositionsIsCarriedForward()
