@@ -448,6 +448,13 @@ private slots:
         auto dropped = Rebuilder::dropOld(*db, FilterRef{});
         QVERIFY(dropped.ok());
         QCOMPARE(dropped->size(), 2);
+        // When the filter was last rebuilt outlives drop-old (monitoring asks it); a second drop-old
+        // finds nothing left to drop.
+        auto swappedAt = Rebuilder::lastSwap(*db);
+        QVERIFY(swappedAt.ok() && swappedAt->has_value());
+        QVERIFY(qAbs((*swappedAt)->secsTo(QDateTime::currentDateTimeUtc())) < 600);
+        auto again = Rebuilder::dropOld(*db, FilterRef{});
+        QVERIFY(again.ok() && again->isEmpty());
     }
 
     void sampledFprOfASmallRebuildMatchesTheModel()

@@ -205,6 +205,10 @@ private slots:
         QCOMPARE((*last)->shards, 3);
         QVERIFY((*last)->falseNegatives.isEmpty());
         QVERIFY((*last)->probes >= 10000);
+        QCOMPARE(bloomctl({QStringLiteral("metrics")}, &out), 0);
+        QVERIFY2(out.contains("bloomscope_audit_false_negatives{table=\"public.username_filter\"} 0\n"),
+                 out.constData());
+        QVERIFY(out.contains("bloomscope_audit_sampled_users{table=\"public.username_filter\"} 1500\n"));
         // A user created behind the filter's back: the audit raises the alarm with its name.
         PgConn shard(mMap.shards[0].toConninfo());
         QVERIFY(shard.exec(QStringLiteral("insert into users values (999999, 'sneaked-in')")).ok());
@@ -212,6 +216,9 @@ private slots:
         QVERIFY2(out.contains("FALSE NEGATIVES") && out.contains("sneaked-in"), out.constData());
         last = lastAudit(**db, QualifiedName{QStringLiteral("public"), QStringLiteral("username_filter")});
         QCOMPARE((*last)->falseNegatives, QList<QByteArray>{"sneaked-in"});
+        QCOMPARE(bloomctl({QStringLiteral("metrics")}, &out), 0); // what Prometheus alerts on
+        QVERIFY2(out.contains("bloomscope_audit_false_negatives{table=\"public.username_filter\"} 1\n"),
+                 out.constData());
         QVERIFY(shard.exec(QStringLiteral("delete from users where id = 999999")).ok());
     }
 

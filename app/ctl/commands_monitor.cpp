@@ -6,6 +6,7 @@
 #include "maintenance/history.h"
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
+#include "shards/audit.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -180,9 +181,26 @@ int cmdMetrics(Context &c)
            rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready") ? 1 : 0);
     metric("bloomscope_rebuild_pending_names", "gauge", "Names recorded for the rebuilt filter, not yet drained.",
            rebuild->exists ? double(rebuild->pending) : 0);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto age = [&now](const QDateTime &at) { return double(at.msecsTo(now)) / 1000; };
     if (auto newest = History::newest(**c.database(), *s); newest && *newest)
         metric("bloomscope_snapshot_age_seconds", "gauge", "Age of the newest snapshot in bloomscope_history.",
-               double((*newest)->takenAt.msecsTo(QDateTime::currentDateTimeUtc())) / 1000);
+               age((*newest)->takenAt));
+    if (auto swapped = Rebuilder::lastSwap(**c.database(), s->ref()); swapped && *swapped)
+        metric("bloomscope_last_swap_age_seconds", "gauge",
+               "Time since a rebuilt filter was last swapped in (bloomscope_swapped).", age(**swapped));
+    // The last audit (bloomctl audit, the GUI's Shards view): real users the filter called free must be 0.
+    if (auto audit = lastAudit(**c.database(), s->tableName()); audit && *audit) {
+        const AuditReport &a = **audit;
+        metric("bloomscope_audit_false_negatives", "gauge",
+               "Sampled real users the filter called definitely free at the last audit (must be 0).",
+               double(a.falseNegatives.size()));
+        metric("bloomscope_audit_sampled_users", "gauge", "Real users the last audit sampled from the shards.",
+               double(a.sampled));
+        metric("bloomscope_audit_measured_fpr", "gauge",
+               "False-positive rate the last audit measured on names never added.", a.measured);
+        metric("bloomscope_audit_age_seconds", "gauge", "Age of the last audit in bloomscope_audit.", age(a.at));
+    }
     metric("bloomscope_scrape_duration_seconds", "gauge", "What this scrape took.", double(t.nsecsElapsed()) / 1e9);
     out += QStringLiteral("# EOF\n");
     c.out() << out;

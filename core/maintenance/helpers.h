@@ -1,4 +1,5 @@
-// Internal to maintenance/: where a rebuild's helper objects live, and whether to trust them.
+// Where a rebuild's helper objects live, and whether to trust them (also the other side tables kept
+// beside a filter: bloomscope_history, bloomscope_audit).
 #pragma once
 
 #include "common/result.h"

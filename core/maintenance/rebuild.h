@@ -159,6 +159,9 @@ public:
     /** Drops the old pairs the swaps of `live` recorded (and nothing else), in one transaction;
      *  with dryRun, only lists them. */
     static Result<QStringList> dropOld(Database &db, const FilterRef &live, bool dryRun = false);
+    /** When the last swap into the live filter committed (bloomscope_swapped keeps it after drop-old),
+     *  or nothing when none was recorded. */
+    static Result<std::optional<QDateTime>> lastSwap(Database &db, const FilterRef &live = {});
     /** Drains pending names the live filter may hold into the new filter; returns how many. */
     static Result<qint64> drain(Database &db, const RebuildState &st, bool final);
 

@@ -383,7 +383,8 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     const QString bookkeeping =
         QStringLiteral("create table if not exists %1 (id bigserial primary key, live_table text not null, "
                        "  old_table text not null, old_table_oid oid not null, old_function text not null, "
-                       "  old_function_oid oid not null, swapped_at timestamptz not null default now());\n"
+                       "  old_function_oid oid not null, swapped_at timestamptz not null default now(), "
+                       "  dropped_at timestamptz);\n"
                        "revoke all on table %1 from public;\n"
                        "insert into %1 (live_table, old_table, old_table_oid, old_function, old_function_oid) "
                        "values (%2, %3, pg_catalog.to_regclass(%4), %5, pg_catalog.to_regprocedure(%6));\n"
@@ -425,13 +426,21 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     // Only what a swap recorded, and only while it is still the object the swap renamed (same oid
     // and name): a table someone else named like an old filter is never touched.
     QSqlQuery q(db.db());
+    // A record table from before dropped_at: every row is still to drop (drop-old deleted the others).
+    q.prepare(QStringLiteral("select exists (select from pg_catalog.pg_attribute where attrelid = "
+                             "pg_catalog.to_regclass(?) and attname = 'dropped_at' and not attisdropped)"));
+    q.addBindValue(h->swapped);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("reading the columns of %1").arg(h->swapped));
+    const bool hasDropped = q.value(0).toBool();
+    q.finish();
     q.prepare(QStringLiteral("select s.id, s.old_table, s.old_function, "
                              "  (select c.relname from pg_class c where c.oid = s.old_table_oid and c.relnamespace = "
                              "   pg_catalog.to_regnamespace(?)), "
                              "  (select p.proname from pg_proc p where p.oid = s.old_function_oid and p.pronamespace = "
                              "   pg_catalog.to_regnamespace(?)) "
-                             "from %1 s where s.live_table = ? order by s.id")
-                  .arg(h->swapped));
+                             "from %1 s where s.live_table = ? and %2 order by s.id")
+                  .arg(h->swapped, hasDropped ? QStringLiteral("s.dropped_at is null") : QStringLiteral("true")));
     q.addBindValue(h->schema);
     q.addBindValue(h->schema);
     q.addBindValue(h->liveTable.name);
@@ -453,12 +462,12 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     q.finish();
     if (ids.isEmpty() || dryRun)
         return dropped;
-    sql += QStringLiteral("delete from %1 where id in (%2);\n").arg(h->swapped, ids.join(QLatin1Char(',')));
-    q.prepare(QStringLiteral("select count(*) from %1 where live_table <> ?").arg(h->swapped));
-    q.addBindValue(h->liveTable.name);
-    if (q.exec() && q.next() && q.value(0).toLongLong() == 0)
-        sql += QStringLiteral("drop table %1;\n").arg(h->swapped); // no other filter's record: no helper left
-    q.finish();
+    // The records stay, marked dropped: when the filter was last rebuilt is what monitoring asks
+    // (metrics' bloomscope_last_swap_age_seconds).
+    if (!hasDropped)
+        sql += QStringLiteral("alter table %1 add column dropped_at timestamptz;\n").arg(h->swapped);
+    sql += QStringLiteral("update %1 set dropped_at = now() where id in (%2);\n")
+               .arg(h->swapped, ids.join(QLatin1Char(',')));
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin drop-old"));
     if (!q.exec(sql)) {
@@ -469,6 +478,26 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     if (!db.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit of drop-old failed"));
     return dropped;
+}
+
+Result<std::optional<QDateTime>> Rebuilder::lastSwap(Database &db, const FilterRef &liveRef)
+{
+    auto h = helpers(db, liveRef);
+    if (!h)
+        return h.error();
+    auto recorded = trustedHelperExists(db, *h, h->swapped);
+    if (!recorded)
+        return recorded.error();
+    if (!*recorded)
+        return std::optional<QDateTime>{};
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("select max(swapped_at) from %1 where live_table = ?").arg(h->swapped));
+    q.addBindValue(h->liveTable.name);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("reading when %1 was last swapped in").arg(h->liveTable.text()));
+    if (q.value(0).isNull())
+        return std::optional<QDateTime>{};
+    return std::optional<QDateTime>{q.value(0).toDateTime().toUTC()};
 }
 
 } // namespace bloom

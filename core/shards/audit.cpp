@@ -1,7 +1,6 @@
 #include "shards/audit.h"
 
-#include "postgres/identifier.h"
-
+#include "maintenance/helpers.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
 #include "postgres/pgconn.h"
@@ -53,9 +52,30 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
     return r;
 }
 
+namespace {
+
+/** The audit table beside `filterTable`, quoted, and whether it is there; one another role planted
+ *  is refused, as the rebuild's helpers are (a planted row could say "no false negative"). */
+Result<std::pair<QString, bool>> auditTable(Database &db, const QualifiedName &filterTable)
+{
+    maintenance::Helpers h;
+    h.liveTable = filterTable;
+    h.schema = quoteIdent(filterTable.schema);
+    const QString table = h.quoted(QStringLiteral("bloomscope_audit"));
+    auto exists = maintenance::trustedHelperExists(db, h, table);
+    if (!exists)
+        return exists.error();
+    return std::pair{table, *exists};
+}
+
+} // namespace
+
 Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditReport &r)
 {
-    const QString table = quoteIdent(filterTable.schema) + QStringLiteral(".bloomscope_audit");
+    auto place = auditTable(db, filterTable);
+    if (!place)
+        return place.error();
+    const QString table = place->first;
     if (auto s = db.exec(
             QStringLiteral(
                 "create table if not exists %1 (id bigserial primary key, filter_table text not null, "
@@ -87,14 +107,13 @@ Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditRe
 
 Result<std::optional<AuditReport>> lastAudit(Database &db, const QualifiedName &filterTable)
 {
-    const QString table = quoteIdent(filterTable.schema) + QStringLiteral(".bloomscope_audit");
-    QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("select pg_catalog.to_regclass(?) is not null"));
-    q.addBindValue(table);
-    if (!q.exec() || !q.next())
-        return Database::queryError(q, QStringLiteral("looking for bloomscope_audit"));
-    if (!q.value(0).toBool())
+    auto place = auditTable(db, filterTable);
+    if (!place)
+        return place.error();
+    if (!place->second)
         return std::optional<AuditReport>{};
+    const QString table = place->first;
+    QSqlQuery q(db.db());
     q.prepare(QStringLiteral("select at, shards, sampled, false_negatives::text, probes, false_positives, measured, "
                              "low95, high95, estimated from %1 where filter_table = ? "
                              "order by at desc, id desc limit 1")
