@@ -3,6 +3,7 @@
 #include "model/name.h"
 #include "model/namereader.h"
 #include "model/placement.h"
+#include "model/sharedbits.h"
 #include "postgres/pgconn.h"
 #include "postgres/pgcopy.h"
 
@@ -123,23 +124,27 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
         errors.append(std::move(e));
     };
 
-    // Hashers: every core places names and ORs their bits into the array.
+    // Hashers: every core places names and ORs their bits into the array (sorted by chunk range, a
+    // range at a time under its lock: no atomic operation per bit).
+    SharedBits shared(g, mBits.data());
     const int hashers = qMax(1, int(std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
     for (int h = 0; h < hashers; ++h)
         pool.emplace_back([&] {
+            SharedBits::Writer writer(shared);
             NameBlock batch;
             QList<QByteArray> mine;
             while (queue.pop(batch)) {
                 for (size_t i = 0; i < batch.size(); ++i) {
                     const QByteArrayView n = batch.at(i);
                     if (isAscii(n))
-                        setBits(mBits, g, placeAscii(g, n));
+                        writer.add(placeAscii(g, n));
                     else
                         mine.append(n.toByteArray());
                 }
                 exported += qint64(batch.size());
             }
+            writer.flush();
             std::lock_guard lock(errorMutex);
             nonAscii += mine;
         });

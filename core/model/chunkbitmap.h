@@ -2,6 +2,7 @@
 
 #include "model/geometry.h"
 #include "model/placement.h"
+#include "model/sharedbits.h"
 
 #include <cstdint>
 #include <functional>
@@ -22,18 +23,10 @@ public:
     static quint64 bytesFor(const Geometry &g) { return g.totalBytes() + g.chunks(); }
 
     void add(const Placement &p);
-    /** add() without the counts: threads may call it at once for placements of different chunks
-     *  (fillBitmap); finishConcurrent() brings names() and touchedChunks() up to date. */
-    void orIn(const Placement &p)
-    {
-        std::uint8_t *chunk = mBits.data() + size_t(p.chunk) * (mGeometry.chunkBits() / 8);
-        for (int j = 0; j < p.k; ++j) {
-            const unsigned pos = p.positions[size_t(j)];
-            chunk[pos >> 3] = std::uint8_t(chunk[pos >> 3] | (0x80u >> (pos & 7)));
-        }
-        mTouchedFlags[p.chunk] = 1;
-    }
-    /** After the orIn() calls: `names` were added; the touched chunks are counted. */
+    /** The bits and touched flags for many threads at once (SharedBits::Writer); finishConcurrent()
+     *  then brings names() and touchedChunks() up to date. */
+    SharedBits shared() { return SharedBits(mGeometry, mBits.data(), mTouchedFlags.data()); }
+    /** After the shared() writers: `names` were added; the touched chunks are counted. */
     void finishConcurrent(qint64 names);
     /** Marks every chunk touched, so writeCopy() writes the whole table (a table written from empty). */
     void touchAll();
