@@ -87,7 +87,7 @@ QByteArrayView copyFirstField(QByteArrayView line)
     return tab ? line.first(static_cast<const char *>(tab) - line.data()) : line;
 }
 
-void NameExport::setBits(std::vector<std::uint8_t> &bits, const Geometry &g, const Placement &p)
+void NameExport::setBits(BitArray &bits, const Geometry &g, const Placement &p)
 {
     const size_t base = size_t(p.chunk) * (g.chunkBits() / 8);
     for (int j = 0; j < p.k; ++j) {
@@ -97,7 +97,7 @@ void NameExport::setBits(std::vector<std::uint8_t> &bits, const Geometry &g, con
     }
 }
 
-NameExport::NameExport(const Geometry &geometry, std::vector<std::uint8_t> &bits)
+NameExport::NameExport(const Geometry &geometry, BitArray &bits)
     : mGeometry(geometry)
     , mBits(bits)
 {
@@ -110,7 +110,7 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
     clock.start();
     const Geometry &g = mGeometry;
     if (mBits.size() != size_t(g.totalBytes()))
-        mBits.assign(size_t(g.totalBytes()), 0);
+        mBits.reset(size_t(g.totalBytes()));
     ExportReport report;
     const qsizetype sourceCount = sources.size() + files.size();
     std::vector<qint64> perSource(static_cast<size_t>(sourceCount), 0); // each reader writes its own slot

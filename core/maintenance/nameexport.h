@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "model/bitarray.h"
 #include "model/geometry.h"
 #include "postgres/connectionspec.h"
 
@@ -34,20 +35,20 @@ class NameExport {
 public:
     using ProgressFn = std::function<void(qint64 namesSoFar)>;
 
-    NameExport(const Geometry &geometry, std::vector<std::uint8_t> &bits);
+    NameExport(const Geometry &geometry, BitArray &bits);
     void setCancelFlag(const std::atomic<bool> *flag) { mCancel = flag; }
     void setProgress(ProgressFn fn) { mProgress = std::move(fn); }
 
     Result<ExportReport> run(const QList<ConnectionSpec> &sources, const QString &query, const QStringList &files);
 
     /** ORs one placement's bits into a bit array of geometry g (thread-safe). */
-    static void setBits(std::vector<std::uint8_t> &bits, const Geometry &g, const struct Placement &p);
+    static void setBits(BitArray &bits, const Geometry &g, const struct Placement &p);
 
 private:
     bool cancelled() const { return mCancel && mCancel->load(); }
 
     Geometry mGeometry;
-    std::vector<std::uint8_t> &mBits;
+    BitArray &mBits;
     const std::atomic<bool> *mCancel = nullptr;
     ProgressFn mProgress;
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "model/bitarray.h"
 #include "model/geometry.h"
 #include "postgres/connectionspec.h"
 #include "postgres/database.h"
@@ -184,7 +185,7 @@ private:
     RebuildOptions mOptions;
     ProgressFn mProgress;
     const std::atomic<bool> *mCancel = nullptr;
-    std::vector<std::uint8_t> mBits;
+    BitArray mBits;
     QualifiedName mInto, mIntoFunction;
     QElapsedTimer *mClock = nullptr;
 };

@@ -9,7 +9,7 @@ namespace bloom {
 
 ChunkBitmap::ChunkBitmap(const Geometry &g)
     : mGeometry(g)
-    , mBits(size_t(g.totalBytes()), 0)
+    , mBits(size_t(g.totalBytes()))
     , mTouchedFlags(size_t(g.chunks()), 0)
 {
 }

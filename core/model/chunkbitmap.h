@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/bitarray.h"
 #include "model/geometry.h"
 #include "model/placement.h"
 #include "model/sharedbits.h"
@@ -44,7 +45,7 @@ public:
 
 private:
     Geometry mGeometry;
-    std::vector<std::uint8_t> mBits;
+    BitArray mBits;
     std::vector<std::uint8_t> mTouchedFlags;
     qint64 mNames = 0;
     qint64 mTouched = 0;
