@@ -1,4 +1,5 @@
 #include "local/demo.h"
+#include "local/demoactivity.h"
 #include "local/localcluster.h"
 #include "model/fillstats.h"
 #include "model/namereader.h"
@@ -304,6 +305,34 @@ private slots:
         QCOMPARE(maybe->value(0).toLongLong(), qint64(sample.size()));
         auto rows = demo.column(QStringLiteral("select count(*) from username_filter"));
         QCOMPARE(rows->value(0), QByteArray("131072"));
+    }
+
+    void demoTrafficAddsThroughTheReferenceAndRecordsOnItsClock()
+    {
+        // --demo-traffic: new names through the reference's own add, snapshots on a clock an hour a second.
+        const QString demo = mCluster.connectionString(QStringLiteral("bloomscope_demo"));
+        if (!PgConn(demo).ok()) // run alone: the demo database demoHoldsEveryName makes
+            QVERIFY(startDemo(mCluster, 1000).ok());
+        DemoActivity activity(demo, DemoActivity::Options{200, 3600, 500, 200'000});
+        activity.start();
+        QTRY_VERIFY_WITH_TIMEOUT(activity.namesAdded() >= 300 && activity.snapshots() >= 3, 20000);
+        activity.stop();
+        QVERIFY2(activity.lastError().isEmpty(), qPrintable(activity.lastError()));
+        const qint64 added = activity.namesAdded();
+        PgConn c(demo);
+        QList<QByteArray> names;
+        char name[DemoNameMax];
+        for (qint64 i = 200'000; i < 200'000 + added; ++i)
+            names.append(QByteArray(name, demoName(i, DemoSeed, name)));
+        auto maybe = c.column(QStringLiteral("select count(*) filter (where bits & mask = mask) from "
+                                             "unnest($1::text[]) n, username_bits(n) b join username_filter "
+                                             "using (chunk)"),
+                              {"{" + names.join(',') + "}"});
+        QCOMPARE(maybe->value(0).toLongLong(), added); // every added name: maybe
+        // The snapshots run ahead of the wall clock: 0.5 s apart are 30 simulated minutes apart.
+        auto times = c.column(QStringLiteral("select extract(epoch from max(taken_at) - min(taken_at)) from "
+                                             "bloomscope_history"));
+        QVERIFY2(times->value(0).toDouble() >= 3000, times->value(0).constData());
     }
 
     void sampleFpr()
