@@ -241,6 +241,23 @@ private slots:
         QVERIFY(h->namesSeries()->count() >= 1);
     }
 
+    void aLivingDemosSnapshotsArriveInTheFprTab()
+    {
+        // --demo --demo-traffic: the snapshots the demo records (on its own clock) come into the chart
+        // while the window is open, and the fit uses them.
+        mWindow = std::make_unique<MainWindow>();
+        mWindow->setRefreshInterval(1);
+        mWindow->show();
+        mWindow->startDemo(20'000, 0, 500, 3600);
+        HistoryChart *h = mWindow->fprView()->history();
+        QTRY_VERIFY_WITH_TIMEOUT(h->snapshots().size() >= 3, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(h->fit().has_value(), 30000);
+        QVERIFY2(h->sourceText().contains(QLatin1String("recorded in bloomscope_history")),
+                 qPrintable(h->sourceText()));
+        // An hour a second, 500 names a second: 12,000 names a simulated day.
+        QVERIFY2(std::abs(h->fit()->perDay(h->fit()->slope) - 12'000) < 2'000, qPrintable(h->forecastText()));
+    }
+
     void cleanupTestCase() { mWindow.reset(); }
 };
 

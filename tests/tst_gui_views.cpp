@@ -235,6 +235,16 @@ void TestGuiViews::historyChartShowsItsData()
                                 .arg(chart.fprAxis()->max())));
     for (const QPointF &p : chart.namesSeries()->points())
         QVERIFY(p.y() >= chart.namesAxis()->min() && p.y() <= chart.namesAxis()->max());
+    // Round ticks, labelled with the decimals their step needs (0.025 is not "0.03").
+    QVERIFY(roundAxis(chart.namesAxis()));
+    QVERIFY(roundAxis(chart.fprAxis()));
+    QVERIFY2(chart.fprAxis()->titleText().contains(QLatin1String("1e-13")), qPrintable(chart.fprAxis()->titleText()));
+    for (const QValueAxis *a : {chart.namesAxis(), chart.fprAxis()}) {
+        const double step = (a->max() - a->min()) / (a->tickCount() - 1);
+        const int decimals = a->labelFormat().mid(2, 1).toInt();
+        QVERIFY2(std::abs(step * std::pow(10, decimals) - std::round(step * std::pow(10, decimals))) < 1e-6,
+                 qPrintable(a->labelFormat()));
+    }
     // The history is most of the picture: the forecast runs ahead by at most the span shown when the
     // crossing is years away.
     const double span = chart.namesSeries()->points().last().x() - chart.namesSeries()->points().first().x();

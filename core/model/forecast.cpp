@@ -86,9 +86,9 @@ std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds,
     }
     const qsizetype n = points.size();
     if (n < 3)
-        return fail(QStringLiteral("%1 snapshot(s) in the window; a fit needs 3").arg(n));
+        return fail(QStringLiteral("%1 point(s) in the window; a fit needs 3").arg(n));
     if (points.first().at == points.last().at)
-        return fail(QStringLiteral("every snapshot in the window has the same time"));
+        return fail(QStringLiteral("every point in the window has the same time"));
 
     Fit f;
     f.method = method;

@@ -43,6 +43,15 @@ QString day(const std::optional<QDateTime> &t)
     return t ? QLocale().toString(t->toLocalTime().date(), QLocale::ShortFormat) : HistoryChart::tr("no date");
 }
 
+/** "%.Nf" with the decimals a tick step needs (0.025: 3), so that no label is rounded. */
+QString labelFormat(double step)
+{
+    int decimals = 0;
+    for (double scaled = step; decimals < 6 && std::abs(scaled - std::round(scaled)) > 1e-6 * scaled; scaled *= 10)
+        ++decimals;
+    return QStringLiteral("%.%1f").arg(decimals);
+}
+
 QString methodName(forecast::Method m)
 {
     return m == forecast::Method::Exponential ? HistoryChart::tr("robust exponential")
@@ -101,10 +110,12 @@ HistoryChart::HistoryChart(QWidget *parent)
         s->attachAxis(s == mFprLine ? static_cast<QAbstractAxis *>(mFprAxis) : mNamesAxis);
     }
     mChart->legend()->setAlignment(Qt::AlignBottom);
-    // The band's two edge series are parts of the area, not entries of their own.
+    // The band's two edge series are parts of the area, not entries of their own; the points belong
+    // to the names' line; the capacity line has an entry only while it is drawn.
     for (QLegendMarker *m : mChart->legend()->markers())
-        if (m->series() == mBandLow || m->series() == mBandHigh || m->series() == mNamePoints)
-            m->setVisible(false); // the band's edges, and the points of the names' own line
+        if (m->series() == mBandLow || m->series() == mBandHigh || m->series() == mNamePoints ||
+            m->series() == mCapacity)
+            m->setVisible(false);
     connect(mNamePoints, &QXYSeries::hovered, this, [this](const QPointF &p, bool state) {
         if (!state) {
             QToolTip::hideText();
@@ -453,7 +464,7 @@ void HistoryChart::replot()
     const bool showCapacity = cap <= hiNames * 1.5;
     if (showCapacity)
         hiNames = qMax(hiNames, cap);
-    mUnit = hiNames >= 2e6 ? 1e6 : hiNames >= 2e3 ? 1e3 : 1;
+    mUnit = hiNames >= 1e6 ? 1e6 : hiNames >= 1e3 ? 1e3 : 1;
     mNamesAxis->setTitleText(mUnit == 1e6 ? tr("names, M") : mUnit == 1e3 ? tr("names, k") : tr("names"));
     const auto scaled = [this](QList<QPointF> pts) {
         for (QPointF &p : pts)
@@ -475,16 +486,17 @@ void HistoryChart::replot()
     const double x0 = double(shown.first().at.toMSecsSinceEpoch()), x1 = double(end.toMSecsSinceEpoch());
     mCapacity->replace(showCapacity ? QList<QPointF>{{x0, cap / mUnit}, {x1, cap / mUnit}} : QList<QPointF>{});
     mCapacity->setName(tr("capacity at %1%").arg(mTarget * 100, 0, 'g', 3));
-    for (QLegendMarker *m : mChart->legend()->markers(mCapacity))
-        m->setVisible(showCapacity); // no entry for a line that is not drawn
+    if (showCapacity != mCapacityShown) { // no entry for a line that is not drawn
+        mCapacityShown = showCapacity;
+        for (QLegendMarker *m : mChart->legend()->markers(mCapacity))
+            m->setVisible(showCapacity);
+    }
 
     const double pad = qMax((hiNames - loNames) * 0.1, hiNames * 0.01);
     const theme::NiceAxis y = theme::niceAxis(qMax(0.0, loNames - pad) / mUnit, (hiNames + pad) / mUnit, 5);
     mNamesAxis->setRange(y.min, y.max);
     mNamesAxis->setTickCount(y.tickCount());
-    mNamesAxis->setLabelFormat(y.step < 0.1 ? QStringLiteral("%.2f")
-                               : y.step < 1 ? QStringLiteral("%.1f")
-                                            : QStringLiteral("%.0f"));
+    mNamesAxis->setLabelFormat(labelFormat(y.step));
     if (hiFpr <= 0)
         loFpr = hiFpr = 1e-6;
     const double unit = std::pow(10.0, std::floor(std::log10(hiFpr)));
@@ -496,9 +508,7 @@ void HistoryChart::replot()
     const theme::NiceAxis fy = theme::niceAxis(qMax(0.0, loFpr - fprPad) / unit, (hiFpr + fprPad) / unit, 5);
     mFprAxis->setRange(fy.min, fy.max);
     mFprAxis->setTickCount(fy.tickCount());
-    mFprAxis->setLabelFormat(fy.step < 0.01  ? QStringLiteral("%.3f")
-                             : fy.step < 0.1 ? QStringLiteral("%.2f")
-                                             : QStringLiteral("%.1f"));
+    mFprAxis->setLabelFormat(labelFormat(fy.step));
     mFprAxis->setTitleText(unit == 1.0 ? tr("FPR") : tr("FPR, \u00d7 %1").arg(unit, 0, 'g', 1));
     const qint64 seconds = shown.first().at.secsTo(end);
     mTime->setFormat(seconds < 2 * 86400     ? QStringLiteral("MMM d HH:mm")

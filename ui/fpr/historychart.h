@@ -108,6 +108,7 @@ private:
     QLabel *mForecastLabel = nullptr;
     QLabel *mRecommendation = nullptr;
     double mUnit = 1e6;
+    bool mCapacityShown = false;
 };
 
 } // namespace bloom

@@ -18,8 +18,10 @@ namespace bloom {
 
 namespace {
 
-/** How often the window looks for snapshots recorded elsewhere (a tiny indexed read). */
+/** How often the window looks for snapshots recorded elsewhere (a tiny indexed read); while it has
+ *  none (no table yet, a schedule just set up, a demo starting) it looks at every refresh. */
 constexpr qint64 HistoryEveryMs = 10'000;
+constexpr qint64 HistoryWhileNoneMs = 2'000;
 
 } // namespace
 
@@ -85,7 +87,8 @@ void MainWindow::historyRefreshed(const FillResult &r)
 {
     // Snapshots recorded elsewhere (a timer, pg_cron, the demo) come in with the refreshes.
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (now - mHistoryAskedAtMs >= HistoryEveryMs) {
+    const qint64 every = mFpr->history()->snapshots().isEmpty() ? HistoryWhileNoneMs : HistoryEveryMs;
+    if (now - mHistoryAskedAtMs >= every) {
         // After the newest known id; with none known yet, all of it (a table may have appeared).
         if (mSession->history(mFpr->history()->lastId()))
             mHistoryAskedAtMs = now;
