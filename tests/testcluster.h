@@ -3,6 +3,7 @@
 #include "local/localcluster.h"
 #include "postgres/filtersql.h"
 
+#include <QProcess>
 #include <QTest>
 
 namespace bloom::test {
@@ -19,6 +20,30 @@ inline bool startCluster(LocalCluster &cluster)
         return false;
     }
     return true;
+}
+
+/** What a bloomctl run said and how it ended (code -1: it did not finish, -2: it crashed). */
+struct CtlRun {
+    int code = -1;
+    QByteArray out, err;
+};
+
+/** Runs the built bloomctl with `args` (stdin: `input`, closed at once when null). */
+inline CtlRun runBloomctl(const QStringList &args, const QByteArray &input = {})
+{
+    QProcess p;
+    p.start(QStringLiteral(BLOOMCTL_PATH), args);
+    p.waitForStarted();
+    if (!input.isNull())
+        p.write(input);
+    p.closeWriteChannel();
+    CtlRun r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
 }
 
 } // namespace bloom::test

@@ -18,30 +18,13 @@ using namespace bloom;
 class TestBloomctl : public QObject {
     Q_OBJECT
 private:
-    struct Run {
-        int code = -1;
-        QByteArray out, err;
-    };
+    using Run = test::CtlRun;
     LocalCluster mCluster;
     QString mDb;
 
     Run bloomctl(QStringList args, const QByteArray &input = {}, const QString &db = {})
     {
-        args.prepend(db.isEmpty() ? mDb : db);
-        args.prepend(QStringLiteral("--db"));
-        QProcess p;
-        p.start(QStringLiteral(BLOOMCTL_PATH), args);
-        p.waitForStarted();
-        if (!input.isNull())
-            p.write(input);
-        p.closeWriteChannel();
-        Run r;
-        if (!p.waitForFinished(120000))
-            return r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runBloomctl(QStringList{QStringLiteral("--db"), db.isEmpty() ? mDb : db} + args, input);
     }
     QString mPromtoolSaid;
     /** `promtool check metrics` on `text`; what it said is kept for the failure message. */

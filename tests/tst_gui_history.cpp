@@ -3,6 +3,7 @@
 // a chosen snapshot; Admin > Record a snapshot now; a history the role may not read is said, not hidden.
 #include "fpr/fprview.h"
 #include "fpr/historychart.h"
+#include "guitest.h"
 #include "heatmap/heatmapwidget.h"
 #include "maintenance/history.h"
 #include "mainwindow.h"
@@ -55,17 +56,6 @@ private:
         if (!snap)
             qFatal("%s", qPrintable(snap.error().toString()));
         return *snap;
-    }
-    static void answerNextBox(QMessageBox::StandardButton button)
-    {
-        QTimer::singleShot(0, qApp, [button] {
-            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-            if (!box) {
-                answerNextBox(button);
-                return;
-            }
-            box->button(button)->click();
-        });
     }
     QAction *adminAction(const QString &startsWith) const
     {
@@ -212,7 +202,7 @@ private slots:
         QVERIFY(!record->isEnabled()); // read-only: a write action
         const qsizetype before = mWindow->fprView()->history()->snapshots().size();
         // Admin mode asks, reconnects writable; then the action records and the chart grows by one.
-        answerNextBox(QMessageBox::Yes);
+        test::answerNextBox(QMessageBox::Yes);
         adminAction(QStringLiteral("Admin mode"))->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!mWindow->session()->summary().readOnly, 20000);
         QVERIFY(record->isEnabled());

@@ -2,6 +2,7 @@
 // connect dialog's words and buttons, and a swap by another session under an open window.
 #include "connect/connectdialog.h"
 #include "fpr/fprview.h"
+#include "guitest.h"
 #include "heatmap/heatmapwidget.h"
 #include "mainwindow.h"
 #include "model/placement.h"
@@ -79,18 +80,6 @@ private:
                 return;
             }
             act(d);
-        });
-    }
-    /** Answers the next modal message box with `button`. */
-    static void answerNextBox(QMessageBox::StandardButton button)
-    {
-        QTimer::singleShot(0, qApp, [button] {
-            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-            if (!box) {
-                answerNextBox(button);
-                return;
-            }
-            box->button(button)->click();
         });
     }
 
@@ -203,7 +192,7 @@ private slots:
                 admin = a;
         QVERIFY(admin);
         QSignalSpy opened(mWindow->session(), &FilterSession::opened);
-        answerNextBox(QMessageBox::Yes);
+        test::answerNextBox(QMessageBox::Yes);
         admin->trigger();
         QVERIFY(opened.wait(20000));
         QVERIFY2(mWindow->bannerText().contains(QLatin1String("ADMIN MODE")), qPrintable(mWindow->bannerText()));
@@ -419,7 +408,7 @@ private slots:
                 sample = a;
         }
         QVERIFY(admin && add && sample);
-        answerNextBox(QMessageBox::Yes);
+        test::answerNextBox(QMessageBox::Yes);
         admin->trigger();
         QVERIFY(opened.wait(20000));
         QTRY_VERIFY(add->isEnabled());

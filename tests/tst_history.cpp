@@ -21,26 +21,13 @@ using namespace bloom;
 class TestHistory : public QObject {
     Q_OBJECT
 private:
-    struct Run {
-        int code = -1;
-        QByteArray out, err;
-    };
+    using Run = test::CtlRun;
     LocalCluster mCluster;
     QString mDb;
 
-    Run bloomctl(QStringList args, const QString &db = {})
+    Run bloomctl(const QStringList &args, const QString &db = {})
     {
-        args.prepend(db.isEmpty() ? mDb : db);
-        args.prepend(QStringLiteral("--db"));
-        QProcess p;
-        p.start(QStringLiteral(BLOOMCTL_PATH), args);
-        Run r;
-        if (!p.waitForFinished(120000))
-            return r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runBloomctl(QStringList{QStringLiteral("--db"), db.isEmpty() ? mDb : db} + args);
     }
     /** The newest history row of the filter, as bloomctl history --json gives it. */
     QJsonObject newest(const QString &db = {})

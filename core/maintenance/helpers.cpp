@@ -61,10 +61,11 @@ Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &
     return true;
 }
 
-Status execOne(Database &db, const QString &sql, const QString &what)
+namespace {
+
+Status commandResult(PGresult *raw, const QString &what)
 {
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(
-        PQexecParams(db.pgconn(), sql.toUtf8().constData(), 0, nullptr, nullptr, nullptr, nullptr, 0), &PQclear);
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(raw, &PQclear);
     const ExecStatusType st = PQresultStatus(r.get());
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
         return makeError(
@@ -73,15 +74,17 @@ Status execOne(Database &db, const QString &sql, const QString &what)
     return success();
 }
 
+} // namespace
+
+Status execOne(Database &db, const QString &sql, const QString &what)
+{
+    return commandResult(PQexecParams(db.pgconn(), sql.toUtf8().constData(), 0, nullptr, nullptr, nullptr, nullptr, 0),
+                         what);
+}
+
 Status execScript(Database &db, const QString &sql, const QString &what)
 {
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(db.pgconn(), sql.toUtf8().constData()), &PQclear);
-    const ExecStatusType st = PQresultStatus(r.get());
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-        return makeError(
-            ErrorKind::Server,
-            QStringLiteral("%1 failed: %2").arg(what, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed()));
-    return success();
+    return commandResult(PQexec(db.pgconn(), sql.toUtf8().constData()), what);
 }
 
 QString suffixed(const QString &name, const QString &suffix)
