@@ -29,6 +29,18 @@ using maintenance::planCarryOver;
 using maintenance::suffixed;
 using maintenance::trustedHelperExists;
 
+/** The filter's helpers when its swap-record table exists (and is the one the rebuild made). */
+Result<std::optional<Helpers>> withSwapRecords(Database &db, const FilterRef &liveRef)
+{
+    auto h = helpers(db, liveRef);
+    if (!h)
+        return h.error();
+    auto recorded = trustedHelperExists(db, *h, h->swapped);
+    if (!recorded)
+        return recorded.error();
+    return *recorded ? std::optional<Helpers>{*h} : std::nullopt;
+}
+
 FilterRef refIn(const QString &schema, const QString &table, const QString &function)
 {
     return FilterRef{QualifiedName{schema, table}.text(), QualifiedName{schema, function}.text()};
@@ -414,15 +426,13 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     if (st->exists)
         return makeError(ErrorKind::Usage, QStringLiteral("a rebuild into %1 is in progress").arg(st->newTable),
                          QStringLiteral("swap it in or abort it first"));
-    auto h = helpers(db, liveRef);
-    if (!h)
-        return h.error();
-    auto recorded = trustedHelperExists(db, *h, h->swapped);
-    if (!recorded)
-        return recorded.error();
+    auto records = withSwapRecords(db, liveRef);
+    if (!records)
+        return records.error();
     QStringList dropped;
-    if (!*recorded)
+    if (!*records)
         return dropped;
+    const Helpers *h = &**records;
     // Only what a swap recorded, and only while it is still the object the swap renamed (same oid
     // and name): a table someone else named like an old filter is never touched.
     QSqlQuery q(db.db());
@@ -482,14 +492,12 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
 
 Result<std::optional<QDateTime>> Rebuilder::lastSwap(Database &db, const FilterRef &liveRef)
 {
-    auto h = helpers(db, liveRef);
-    if (!h)
-        return h.error();
-    auto recorded = trustedHelperExists(db, *h, h->swapped);
-    if (!recorded)
-        return recorded.error();
-    if (!*recorded)
+    auto records = withSwapRecords(db, liveRef);
+    if (!records)
+        return records.error();
+    if (!*records)
         return std::optional<QDateTime>{};
+    const Helpers *h = &**records;
     QSqlQuery q(db.db());
     q.prepare(QStringLiteral("select max(swapped_at) from %1 where live_table = ?").arg(h->swapped));
     q.addBindValue(h->liveTable.name);

@@ -52,6 +52,13 @@ QString labelFormat(double step)
     return QStringLiteral("%.%1f").arg(decimals);
 }
 
+void applyAxis(QValueAxis *axis, const theme::NiceAxis &nice)
+{
+    axis->setRange(nice.min, nice.max);
+    axis->setTickCount(nice.tickCount());
+    axis->setLabelFormat(labelFormat(nice.step));
+}
+
 QString methodName(forecast::Method m)
 {
     return m == forecast::Method::Exponential ? HistoryChart::tr("robust exponential")
@@ -494,9 +501,7 @@ void HistoryChart::replot()
 
     const double pad = qMax((hiNames - loNames) * 0.1, hiNames * 0.01);
     const theme::NiceAxis y = theme::niceAxis(qMax(0.0, loNames - pad) / mUnit, (hiNames + pad) / mUnit, 5);
-    mNamesAxis->setRange(y.min, y.max);
-    mNamesAxis->setTickCount(y.tickCount());
-    mNamesAxis->setLabelFormat(labelFormat(y.step));
+    applyAxis(mNamesAxis, y);
     if (hiFpr <= 0)
         loFpr = hiFpr = 1e-6;
     const double unit = std::pow(10.0, std::floor(std::log10(hiFpr)));
@@ -506,9 +511,7 @@ void HistoryChart::replot()
     mFprLine->replace(fprScaled);
     const double fprPad = qMax((hiFpr - loFpr) * 0.2, hiFpr * 0.02);
     const theme::NiceAxis fy = theme::niceAxis(qMax(0.0, loFpr - fprPad) / unit, (hiFpr + fprPad) / unit, 5);
-    mFprAxis->setRange(fy.min, fy.max);
-    mFprAxis->setTickCount(fy.tickCount());
-    mFprAxis->setLabelFormat(labelFormat(fy.step));
+    applyAxis(mFprAxis, fy);
     mFprAxis->setTitleText(unit == 1.0 ? tr("FPR") : tr("FPR, \u00d7 %1").arg(unit, 0, 'g', 1));
     const qint64 seconds = shown.first().at.secsTo(end);
     mTime->setFormat(seconds < 2 * 86400     ? QStringLiteral("MMM d HH:mm")
