@@ -88,6 +88,7 @@ private slots:
     void everyTextMeetsContrastInBothPalettes();
     void fprChartReadsAtEveryScale();
     void historyChartShowsItsData();
+    void timeAxisTicksAreRound();
     void longNamesStayBoundedInTheStepThrough();
     void keyboardAndMenusReachEveryAction();
     void everyControlHasAnAccessibleName();
@@ -207,6 +208,37 @@ bool roundAxis(const QValueAxis *a)
 
 } // namespace
 
+void TestGuiViews::timeAxisTicksAreRound()
+{
+    // Before: QDateTimeAxis spread 5 ticks evenly over the snapshots' own span (Dec 4 15:58, 23:04, ...).
+    const QDate day(2026, 12, 4);
+    const QDateTime lo(day, QTime(15, 58, 50)), hi(day.addDays(1), QTime(20, 22, 0));
+    theme::NiceTimeAxis a = theme::niceTimeAxis(lo, hi, 5);
+    QCOMPARE(a.stepSeconds, 12 * 3600);
+    QCOMPARE(a.min, QDateTime(day, QTime(12, 0)));
+    QCOMPARE(a.max, QDateTime(day.addDays(2), QTime(0, 0)));
+    QCOMPARE(a.tickCount, 4);
+    QCOMPARE(a.format, QStringLiteral("MMM d HH:mm"));
+
+    a = theme::niceTimeAxis(lo, lo.addSecs(600), 5);
+    QCOMPARE(a.stepSeconds, 300);
+    QCOMPARE(a.min, QDateTime(day, QTime(15, 55)));
+    QCOMPARE(a.max, QDateTime(day, QTime(16, 10)));
+    QCOMPARE(a.format, QStringLiteral("HH:mm"));
+
+    a = theme::niceTimeAxis(lo, lo.addSecs(40), 5);
+    QCOMPARE(a.stepSeconds, 10);
+    QCOMPARE(a.format, QStringLiteral("HH:mm:ss"));
+
+    a = theme::niceTimeAxis(lo, lo.addDays(90), 5);
+    QCOMPARE(a.stepSeconds, 30 * 86400);
+    QCOMPARE(a.format, QStringLiteral("MMM d"));
+    QVERIFY(a.min <= lo);
+    QVERIFY(a.max >= lo.addDays(90));
+    QCOMPARE(a.min.time(), QTime(0, 0)); // a day's multiple starts at local midnight
+    QVERIFY(a.tickCount <= 6);
+}
+
 void TestGuiViews::historyChartShowsItsData()
 {
     // A day of snapshots of the 2M demo (FPR about 2e-13) growing 48k names a day.
@@ -277,6 +309,19 @@ void TestGuiViews::fprChartReadsAtEveryScale()
     // The x range holds the capacity, today and the reference's 200M; its ticks are round.
     QVERIFY(view.namesAxis()->max() >= 200);
     QVERIFY(roundAxis(view.namesAxis()));
+    // The log axis has few enough labels to fit the chart's height at any rate: at 200,000 names
+    // (3e-18) it had 11 and Qt Charts elided every one to "...".
+    const auto fprLabels = [](const FprView &v) {
+        return int(std::lround(std::log(1 / v.fprAxis()->min()) / std::log(v.fprAxis()->base()))) + 1;
+    };
+    QVERIFY2(fprLabels(view) <= 6, qPrintable(QString::number(fprLabels(view))));
+    {
+        FprView few;
+        few.setGeometry(reference);
+        few.addMeasurement(t0, fpr::blocked(2e5, reference), 2e5);
+        QVERIFY(few.fprAxis()->min() < fpr::blocked(2e5, reference));
+        QVERIFY2(fprLabels(few) <= 6, qPrintable(QString::number(fprLabels(few))));
+    }
     // Below, the window's refreshes (no history recorded), and a fit that says what it needs.
     QCOMPARE(view.history()->namesSeries()->count(), 2);
     QVERIFY2(view.forecastText().contains(QLatin1String("needs 3")), qPrintable(view.forecastText()));

@@ -70,7 +70,7 @@ FprView::FprView(QWidget *parent)
     mNamesAxis->setTitleText(tr("names (millions)"));
     mNamesAxis->setLabelFormat(QStringLiteral("%.0f"));
     mFprAxis = new QLogValueAxis(chart);
-    mFprAxis->setTitleText(tr("false-positive rate"));
+    mFprAxis->setTitleText(tr("FPR, log scale")); // a longer title is elided in the chart's height
     mFprAxis->setLabelFormat(QStringLiteral("%g"));
     mFprAxis->setBase(10);
     mFprAxis->setMinorTickCount(0);
@@ -169,16 +169,18 @@ void FprView::rebuildModel()
 
     // The log axis starts a little below the lowest rate that matters (the curve at a tenth of the
     // range, today's rate, a hundredth of the target), so the curve rises across the chart instead
-    // of lying flat on a floor. Past 8 decades the labels go every second decade.
+    // of lying flat on a floor.
     double lowest = qMin(fpr::blocked(top * 0.1, mGeometry), mTarget / 100);
     if (nowFpr > 0)
         lowest = qMin(lowest, nowFpr / 3);
     lowest = qBound(1e-30, lowest, mTarget / 10);
+    // At most MaxFprLabels labels: a label gets the plot's height over their count, and Qt Charts elides
+    // every one to "..." when that is less than a line (11 labels did at 200,000 names, 1e-20).
     const double decades = std::ceil(-std::log10(lowest));
-    const int base = decades > 8 ? 100 : 10;
-    const double floorExp = base == 100 ? 2 * std::ceil(decades / 2) : decades;
+    const double perLabel = std::ceil(decades / (MaxFprLabels - 1));
+    const double floorExp = perLabel * std::ceil(decades / perLabel);
     mFloor = std::pow(10.0, -floorExp);
-    mFprAxis->setBase(base);
+    mFprAxis->setBase(std::pow(10.0, perLabel));
     mFprAxis->setRange(mFloor, 1.0);
 
     QList<QPointF> points;

@@ -55,6 +55,7 @@ public:
     QString forecastText() const;
 
 private:
+    static constexpr int MaxFprLabels = 6; ///< labels on the log axis
     void rebuildModel();
     QString pointText(const QXYSeries *series, const QPointF &point) const;
     void updateMarkers();

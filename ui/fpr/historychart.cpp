@@ -513,12 +513,10 @@ void HistoryChart::replot()
     const theme::NiceAxis fy = theme::niceAxis(qMax(0.0, loFpr - fprPad) / unit, (hiFpr + fprPad) / unit, 5);
     applyAxis(mFprAxis, fy);
     mFprAxis->setTitleText(unit == 1.0 ? tr("FPR") : tr("FPR, \u00d7 %1").arg(unit, 0, 'g', 1));
-    const qint64 seconds = shown.first().at.secsTo(end);
-    mTime->setFormat(seconds < 2 * 86400     ? QStringLiteral("MMM d HH:mm")
-                     : seconds < 400 * 86400 ? QStringLiteral("MMM d")
-                                             : QStringLiteral("MMM yyyy"));
-    mTime->setRange(shown.first().at.toLocalTime(),
-                    (end > shown.first().at.addSecs(60) ? end : shown.first().at.addSecs(60)).toLocalTime());
+    const theme::NiceTimeAxis t = theme::niceTimeAxis(shown.first().at, qMax(end, shown.first().at.addSecs(60)), 5);
+    mTime->setFormat(t.format);
+    mTime->setRange(t.min, t.max);
+    mTime->setTickCount(t.tickCount);
 }
 
 } // namespace bloom

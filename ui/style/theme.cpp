@@ -214,6 +214,38 @@ NiceAxis niceAxis(double lo, double hi, int ticks)
     return a;
 }
 
+NiceTimeAxis niceTimeAxis(const QDateTime &lo, const QDateTime &hi, int ticks)
+{
+    constexpr qint64 Minute = 60, Hour = 3600, Day = 86400;
+    static constexpr qint64 Steps[] = {1,          2,          5,           10,          15,          30,      Minute,
+                                       2 * Minute, 5 * Minute, 10 * Minute, 15 * Minute, 30 * Minute, Hour,    2 * Hour,
+                                       3 * Hour,   6 * Hour,   12 * Hour,   Day,         2 * Day,     7 * Day, 14 * Day,
+                                       30 * Day,   61 * Day,   91 * Day,    182 * Day,   365 * Day};
+    const QDateTime start = lo.toLocalTime();
+    // Local seconds: multiples of a day fall on local midnight (a DST change moves a tick by its hour).
+    const qint64 offset = start.offsetFromUtc();
+    const qint64 from = lo.toSecsSinceEpoch() + offset, to = qMax(hi.toSecsSinceEpoch() + offset, from + 1);
+    NiceTimeAxis a;
+    a.stepSeconds = Steps[std::size(Steps) - 1];
+    for (qint64 s : Steps) {
+        const qint64 first = from / s * s, last = (to + s - 1) / s * s;
+        if ((last - first) / s <= ticks) {
+            a.stepSeconds = s;
+            break;
+        }
+    }
+    const qint64 s = a.stepSeconds;
+    const qint64 first = from / s * s, last = qMax((to + s - 1) / s * s, first + s);
+    a.min = QDateTime::fromSecsSinceEpoch(first - offset).toLocalTime();
+    a.max = QDateTime::fromSecsSinceEpoch(last - offset).toLocalTime();
+    a.tickCount = int((last - first) / s) + 1;
+    a.format = s < Minute ? QStringLiteral("HH:mm:ss")
+               : s < Day  ? (first / Day == (last - 1) / Day ? QStringLiteral("HH:mm") : QStringLiteral("MMM d HH:mm"))
+               : s < 182 * Day ? QStringLiteral("MMM d")
+                               : QStringLiteral("MMM yyyy");
+    return a;
+}
+
 QColor seriesColour(const QColor &wanted, const QPalette &p)
 {
     return readable(wanted, p.color(QPalette::Base), 3.0);

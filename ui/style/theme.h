@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QDateTime>
 #include <QPalette>
 #include <QString>
 
@@ -59,6 +60,16 @@ struct NiceAxis {
     int tickCount() const { return int(std::lround((max - min) / step)) + 1; }
 };
 NiceAxis niceAxis(double lo, double hi, int ticks = 5);
+/** A time axis on round local times: a step of 1, 2, 5, 10, 15 or 30 seconds or minutes, 1, 2, 3, 6
+ *  or 12 hours, 1, 2, 7 or 14 days, or about 1, 2, 3 or 6 months, with at most `ticks` intervals, and
+ *  the ends on a multiple of it (days at local midnight); the label format fits the step. */
+struct NiceTimeAxis {
+    QDateTime min, max;
+    qint64 stepSeconds = 3600;
+    int tickCount = 2;
+    QString format;
+};
+NiceTimeAxis niceTimeAxis(const QDateTime &lo, const QDateTime &hi, int ticks = 5);
 /** A series colour (pen or marker) that stands out from the chart's background (WCAG non-text 3:1). */
 QColor seriesColour(const QColor &wanted, const QPalette &p);
 
