@@ -634,6 +634,29 @@ private slots:
         QVERIFY(s.error().fix.contains(QLatin1String("read-only")));
     }
 
+    void loadAcrossBlocksWithNonAsciiNames()
+    {
+        // Last: it adds a quarter of a million names that the counts of the tests before do not expect.
+        // 250,000 names (three of the load's 100,000-name blocks, ASCII ones placed on a second thread
+        // while the next block is read), every 997th not ASCII and some in upper case: each checks maybe.
+        QList<QByteArray> names = generatedNames(250'000, 4242);
+        for (qsizetype i = 0; i < names.size(); i += 997)
+            names[i] = (QStringLiteral("Ünïcødé-") + QString::number(i)).toUtf8();
+        for (qsizetype i = 1; i < names.size(); i += 5)
+            names[i] = names[i].toUpper();
+        QByteArray file = names.join('\n');
+        QBuffer buf(&file);
+        buf.open(QIODevice::ReadOnly);
+        auto report = mStore->load(&buf);
+        QVERIFY2(report.ok(), qPrintable(report.ok() ? QString() : report.error().toString()));
+        QCOMPARE(report->namesAdded, names.size());
+        auto placed = mStore->place(names);
+        QVERIFY(placed.ok());
+        QCOMPARE(mStore->check(*placed)->count(false), 0);
+        for (qsizetype i = 0; i < names.size(); i += 997 * 25)
+            QVERIFY2(referenceCheck(names[i]), names[i].constData());
+    }
+
     void cleanupTestCase()
     {
         mStore.reset();
