@@ -17,12 +17,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -520,6 +522,43 @@ private slots:
         QVERIFY(writer.exec(QStringLiteral("update username_filter set bits = bits where chunk = 1")).ok());
         QTRY_VERIFY_WITH_TIMEOUT((mWindow->session()->refresh(), mWindow->refreshTimer()->interval() == 1000), 20000);
         QVERIFY2(mWindow->statusText().contains(QLatin1String("every 1 s")), qPrintable(mWindow->statusText()));
+    }
+
+    void screenshotOfAFailedConnectionEndsAtOnce()
+    {
+        // `bloomscope --db ... --screenshot FILE` on a server that is not there waited five minutes for
+        // data that could not come. Now it writes the picture of the window saying why, and exits 1.
+        const int port = 1; // tcpmux: nothing listens there on a test machine
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("failed.png"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("HOME"), dir.path()); // no saved profiles or settings of the machine
+        p.setProcessEnvironment(env);
+        QElapsedTimer t;
+        t.start();
+        p.start(QStringLiteral(BLOOMSCOPE_PATH),
+                {QStringLiteral("--db"),
+                 QStringLiteral("host=127.0.0.1 port=%1 dbname=nowhere connect_timeout=5").arg(port),
+                 QStringLiteral("--screenshot"), png});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(t.elapsed() < 30000, qPrintable(QString::number(t.elapsed())));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains("127.0.0.1") || err.contains(QByteArray::number(port)), err.constData());
+        QVERIFY2(!QImage(png).isNull(), qPrintable(png));
+
+        // In the window: a first connection that fails leaves no "loading..." under an empty heatmap.
+        MainWindow fresh;
+        QSignalSpy failed(&fresh, &MainWindow::openFailed);
+        fresh.connectTo(
+            *ConnectionSpec::parse(QStringLiteral("host=127.0.0.1 port=1 dbname=nowhere connect_timeout=5")),
+            FilterRef{});
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(fresh.findChild<HeatmapLegend *>()->caption(), QStringLiteral("no filter open"));
+        QVERIFY2(fresh.statusText().contains(QLatin1String("Could not open the filter")),
+                 qPrintable(fresh.statusText()));
     }
 
     void cleanupTestCase()

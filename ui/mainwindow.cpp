@@ -346,6 +346,8 @@ void MainWindow::onOpenFailed(const Error &e)
         mAdmin = !mSession->summary().readOnly;
     } else {
         mStatus->setText(tr("Could not open the filter: %1").arg(e.toString()));
+        mLegend->setNotConnected(); // it said "loading..." under a filter that never came
+        emit openFailed(e.toString());
     }
 }
 

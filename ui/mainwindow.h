@@ -81,6 +81,8 @@ public:
 signals:
     void refreshed();
     void failedToStart(const QString &why);
+    /** A connection the window has nothing else to show for could not be opened (the status bar says why). */
+    void openFailed(const QString &why);
     /** Admin > Add a name wrote it (the status bar says so). */
     void nameAdded(const QString &name);
 

@@ -16,13 +16,13 @@
 
 namespace {
 
-/** Saves the window's picture and ends the event loop with 0, or 1 when the file cannot be written. */
-void saveAndExit(QWidget *window, const QString &file)
+/** Saves the window's picture and ends the event loop with `code`, or 1 when the file cannot be written. */
+void saveAndExit(QWidget *window, const QString &file, int code = 0)
 {
     const bool ok = window->grab().save(file);
     std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
                  qPrintable(file));
-    QApplication::exit(ok ? 0 : 1);
+    QApplication::exit(ok ? code : 1);
 }
 
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
@@ -289,6 +289,12 @@ int main(int argc, char **argv)
         QObject::connect(&window, &bloom::MainWindow::failedToStart, &app, [](const QString &why) {
             std::fprintf(stderr, "bloomscope: %s\n", qPrintable(why));
             QApplication::exit(1);
+        });
+        // A connection that fails is the picture (the window says why) and exit code 1, at once: it
+        // waited five minutes for data that could not come.
+        QObject::connect(&window, &bloom::MainWindow::openFailed, &window, [&window, file](const QString &why) {
+            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(why));
+            QTimer::singleShot(200, &window, [&window, file] { saveAndExit(&window, file, 1); });
         });
         if (!parser.isSet(db) && !parser.isSet(demo))
             grab();

@@ -325,21 +325,30 @@ void HeatmapLegend::setScale(quint32 minSetBits, quint32 maxSetBits, quint32 chu
     mChunkBits = chunkBits;
     mK = k;
     mScale = scale;
-    mLoading = false;
+    mLoading = mConnecting = false;
     setAccessibleDescription(caption());
     update();
 }
 
 void HeatmapLegend::setLoading()
 {
+    mLoading = mConnecting = true;
+    setAccessibleDescription(caption());
+    update();
+}
+
+void HeatmapLegend::setNotConnected()
+{
     mLoading = true;
+    mConnecting = false;
+    setAccessibleDescription(caption());
     update();
 }
 
 QString HeatmapLegend::caption() const
 {
     if (mLoading)
-        return tr("loading...");
+        return mConnecting ? tr("loading...") : tr("no filter open");
     return mScale == HeatScale::Relative
                ? tr("Relative scale: %1..%2 set bits, the emptiest to the fullest chunk (colours show differences, "
                     "not fill)")

@@ -90,6 +90,8 @@ public:
     void setScale(quint32 minSetBits, quint32 maxSetBits, quint32 chunkBits, int k, HeatScale scale);
     /** No scale yet: says so instead of drawing one for an empty filter. */
     void setLoading();
+    /** No filter open (none yet, or the open failed): no scale, and no "loading" either. */
+    void setNotConnected();
     /** "relative scale: 706..1323 set bits (the emptiest .. the fullest chunk)" */
     QString caption() const;
     QSize sizeHint() const override { return {560, 64}; }
@@ -101,7 +103,8 @@ private:
     quint32 mMin = 0, mMax = 1, mChunkBits = 8192;
     int mK = 7;
     HeatScale mScale = HeatScale::Absolute;
-    bool mLoading = true;
+    bool mLoading = true;     ///< no scale to draw
+    bool mConnecting = false; ///< ... because the fill is on its way
 };
 
 } // namespace bloom

@@ -25,6 +25,9 @@ SkewChart::SkewChart(QWidget *parent)
     auto *y = new QValueAxis(chart);
     y->setTitleText(tr("chunks"));
     y->setLabelFormat(QStringLiteral("%d"));
+    // Until a fill arrives, 0 and 1 only: whole-number labels on five ticks read "0 0 0 0 1".
+    x->setTickCount(2);
+    y->setTickCount(2);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QLineSeries *s : {mObserved, mExpected}) {
