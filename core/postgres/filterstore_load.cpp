@@ -139,14 +139,23 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         writer.emplace(*shared);
         serverWriter.emplace(*shared);
     }
-    // ASCII names are hashed and ORed in on a second thread while this one reads and checks the next
-    // block (perf: at 10M names reading and placing on one core was half the load). Names that are not
-    // ASCII are placed here: the server lowers them, on this thread's connection.
-    QList<QByteArray> placing;
+    // A block of names is hashed and ORed in on a second thread while this one reads and checks the
+    // next (perf: at 10M names reading and placing on one core was half the load). The names that are
+    // not ASCII are set aside there and placed here: the server lowers them, on this thread's connection.
+    QList<QByteArray> placing, notAscii;
     std::future<void> inFlight; // declared after what it uses: its destructor waits for it
-    const auto finishPlacing = [&] {
+    const auto finishPlacing = [&]() -> Status {
         if (inFlight.valid())
             inFlight.get();
+        if (notAscii.isEmpty())
+            return success();
+        auto placed = place(notAscii);
+        notAscii.clear();
+        if (!placed)
+            return placed.error();
+        for (const Placement &p : *placed)
+            serverWriter->add(p);
+        return success();
     };
     const auto pendingNames = [&]() -> qint64 { return dense ? placedNames : qint64(batch.names()); };
     const auto committedSoFar = [&] {
@@ -224,7 +233,8 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         if (pendingNames() == 0)
             return success();
         if (dense) {
-            finishPlacing();
+            if (auto s = finishPlacing(); !s)
+                return s;
             writer->flush();
             serverWriter->flush();
             bitmap->finishConcurrent(writer->added() + serverWriter->added() - bitmap->names());
@@ -263,27 +273,18 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         if (cancelled()) // an interrupted read looks like the end of input: write nothing partial
             return stop();
         if (dense) {
-            QList<QByteArray> ascii, other;
-            if (std::all_of(names.cbegin(), names.cend(), [](const QByteArray &n) { return isAscii(n); })) {
-                ascii = std::move(names);
-            } else {
-                for (QByteArray &n : names)
-                    (isAscii(n) ? ascii : other).append(std::move(n));
-            }
+            if (auto s = finishPlacing(); !s)
+                return s.error();
+            placing = std::move(names);
             names = QList<QByteArray>();
-            if (!other.isEmpty()) {
-                auto placed = place(other);
-                if (!placed)
-                    return placed.error();
-                for (const Placement &p : *placed)
-                    serverWriter->add(p);
-            }
-            finishPlacing();
-            placing = std::move(ascii);
-            placedNames += placing.size() + other.size();
+            placedNames += placing.size();
             inFlight = std::async(std::launch::async, [&] {
-                for (const QByteArray &n : std::as_const(placing))
-                    writer->add(placeAscii(mGeometry, n));
+                for (const QByteArray &n : std::as_const(placing)) {
+                    if (isAscii(n))
+                        writer->add(placeAscii(mGeometry, n));
+                    else
+                        notAscii.append(n);
+                }
             });
         } else {
             auto placed = place(names);
