@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "model/fprmodel.h"
 #include "redis/rediswindow.h"
+#include "session/sessiontypes.h"
 #include "shards/replaypanel.h"
 #include "shards/shardsession.h"
 #include "step/stepthroughview.h"
@@ -43,6 +44,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace bloom;
@@ -89,6 +91,7 @@ private slots:
     void fprChartReadsAtEveryScale();
     void historyChartShowsItsData();
     void timeAxisTicksAreRound();
+    void manyChangedChunksAreRingedAcrossTheMap();
     void longNamesStayBoundedInTheStepThrough();
     void keyboardAndMenusReachEveryAction();
     void everyControlHasAnAccessibleName();
@@ -207,6 +210,35 @@ bool roundAxis(const QValueAxis *a)
 }
 
 } // namespace
+
+void TestGuiViews::manyChangedChunksAreRingedAcrossTheMap()
+{
+    // 22,465 chunks changed under a living demo's traffic, all over the filter: the rings went on the
+    // first 5,000 in chunk order, a solid band over the top fifth of the map as if only those changed.
+    HeatmapWidget map;
+    map.resize(800, 500);
+    FillResult r;
+    r.heatmap = QImage(512, 256, QImage::Format_RGB32); // 131,072 chunks
+    r.heatmap.fill(Qt::darkGreen);
+    map.setResult(r);
+    for (quint32 c = 0; c < 131072; c += 5)
+        r.changedChunks.push_back(c);
+    map.setResult(r);
+    map.setMarkChanges(true);
+    QCOMPARE(map.markedChunks().size(), r.changedChunks.size());
+    const std::vector<quint32> ringed = map.ringedChunks();
+    QCOMPARE(ringed.size(), HeatmapWidget::MaxRings);
+    QVERIFY(std::is_sorted(ringed.begin(), ringed.end()));
+    QCOMPARE(ringed.front(), 0u);
+    QVERIFY2(ringed.back() > 131072 * 9 / 10, qPrintable(QString::number(ringed.back())));
+    const size_t lowerHalf = size_t(std::count_if(ringed.begin(), ringed.end(), [](quint32 c) { return c < 65536; }));
+    QVERIFY2(lowerHalf > 2300 && lowerHalf < 2700, qPrintable(QString::number(lowerHalf)));
+    map.grab(); // and it paints
+    // A few are all ringed.
+    r.changedChunks = {3, 70000, 131071};
+    map.setResult(r);
+    QCOMPARE(map.ringedChunks(), r.changedChunks);
+}
 
 void TestGuiViews::timeAxisTicksAreRound()
 {

@@ -219,15 +219,14 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     p.drawImage(imageRect(), mResult.heatmap);
     if (mSince)
         p.drawImage(imageRect(), mSince->dim); // the chunks not written since the snapshot, greyed
-    const std::vector<quint32> &marked = markedChunks();
-    if (!marked.empty()) {
+    const std::vector<quint32> ringed = ringedChunks();
+    if (!ringed.empty()) {
         // A ring around each changed chunk, at least 6 px so that one chunk in 131,072 is seen; past a
-        // few thousand the rings would cover the map, so only the first 5,000 are drawn.
+        // few thousand the rings would cover the map, so at most MaxRings, spread over all of them.
         p.setPen(QPen(QColor(0, 230, 255), 1.5));
         p.setBrush(Qt::NoBrush);
-        const size_t drawn = std::min<size_t>(marked.size(), 5000);
-        for (size_t i = 0; i < drawn; ++i) {
-            QRectF cell = cellRect(marked[i]);
+        for (quint32 chunk : ringed) {
+            QRectF cell = cellRect(chunk);
             if (cell.width() < 6)
                 cell = QRectF(cell.center() - QPointF(3, 3), QSizeF(6, 6));
             p.drawRect(cell);
@@ -246,6 +245,18 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
         p.setBrush(Qt::NoBrush);
         p.drawRect(rect().adjusted(1, 1, -1, -1));
     }
+}
+
+std::vector<quint32> HeatmapWidget::ringedChunks() const
+{
+    const std::vector<quint32> &marked = markedChunks();
+    if (marked.size() <= MaxRings)
+        return marked;
+    std::vector<quint32> ringed;
+    ringed.reserve(MaxRings);
+    for (size_t i = 0; i < MaxRings; ++i)
+        ringed.push_back(marked[i * marked.size() / MaxRings]);
+    return ringed;
 }
 
 void HeatmapWidget::resizeEvent(QResizeEvent *)

@@ -30,6 +30,10 @@ public:
     {
         return !mMarkChanges ? mNone : mSince ? mSince->chunks : mChanged;
     }
+    /** The marked chunks that get a ring: all of them up to MaxRings, else MaxRings spread evenly over
+     *  them (the first MaxRings in chunk order drew every ring at the top, as if only those changed). */
+    static constexpr size_t MaxRings = 5000;
+    std::vector<quint32> ringedChunks() const;
     /** Greys out every chunk not written since a recorded snapshot (and rings the written ones while
      *  marking is on), until clearChangedSince() or another filter. */
     void setChangedSince(const ChangedSince &since);
