@@ -203,6 +203,23 @@ private slots:
         QCOMPARE(report.error().kind, ErrorKind::Cancelled);
     }
 
+    void loadCancelledWhilePlacingTheLastBlock()
+    {
+        // The cancel arrives after the last block is read, while its names that are not ASCII wait to be
+        // lowered by the server: the error says it was cancelled and that nothing was written.
+        QByteArray file = QStringLiteral("Ünïcødé-a\nplain-b\nÅsa-c\n").toUtf8();
+        QBuffer buf(&file);
+        buf.open(QIODevice::ReadOnly);
+        std::atomic<bool> cancel{false};
+        mStore->setCancelFlag(&cancel);
+        auto report = mStore->load(&buf, [&](const LoadProgress &) { cancel = true; });
+        mStore->setCancelFlag(nullptr);
+        QVERIFY(!report.ok());
+        QCOMPARE(report.error().kind, ErrorKind::Cancelled);
+        QVERIFY2(report.error().message.contains(QLatin1String("nothing was written")),
+                 qPrintable(report.error().message));
+    }
+
     void fillMatchesServer()
     {
         auto fill = mStore->fill();

@@ -61,6 +61,17 @@ Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &
     return true;
 }
 
+Result<std::optional<Helpers>> helpersWith(Database &db, const FilterRef &live, QString Helpers::*table)
+{
+    auto h = helpers(db, live);
+    if (!h)
+        return h.error();
+    auto exists = trustedHelperExists(db, *h, (*h).*table);
+    if (!exists)
+        return exists.error();
+    return *exists ? std::optional<Helpers>{std::move(*h)} : std::nullopt;
+}
+
 namespace {
 
 Status commandResult(PGresult *raw, const QString &what)

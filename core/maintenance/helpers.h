@@ -8,6 +8,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace bloom::maintenance {
 
 /** The helper objects of a rebuild: all in the live table's schema, quoted. */
@@ -31,6 +33,10 @@ Result<Helpers> helpers(Database &db, const FilterRef &live);
  * when the table does not exist.
  */
 Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &quotedTable);
+
+/** The live filter's helpers when the helper table `table` (&Helpers::state, &Helpers::swapped, ...)
+ *  exists and may be believed (trustedHelperExists); nullopt when it does not exist. */
+Result<std::optional<Helpers>> helpersWith(Database &db, const FilterRef &live, QString Helpers::*table);
 
 /** Runs exactly one statement with the extended protocol (no second statement can ride along). */
 Status execOne(Database &db, const QString &sql, const QString &what);

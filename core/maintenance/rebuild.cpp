@@ -30,7 +30,9 @@
 
 namespace bloom {
 
+using maintenance::Helpers;
 using maintenance::helpers;
+using maintenance::helpersWith;
 
 namespace {
 constexpr qint64 RebuildLockKey = 0x626c6f6f; // "bloo": with the live table's oid, the rebuild's advisory lock
@@ -66,14 +68,12 @@ void Rebuilder::pauseForTests(const QString &stage)
 Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
 {
     RebuildState st;
-    auto h = helpers(db, live);
-    if (!h)
-        return h.error();
-    auto exists = trustedHelperExists(db, *h, h->state);
-    if (!exists)
-        return exists.error();
-    if (!*exists)
+    auto found = helpersWith(db, live, &Helpers::state);
+    if (!found)
+        return found.error();
+    if (!*found)
         return st;
+    const Helpers *h = &**found;
     QSqlQuery q(db.db());
     if (!q.exec(QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
                                "(select count(*) from %1 where not drained), per_source, "

@@ -25,21 +25,9 @@ namespace {
 using maintenance::CarryPlan;
 using maintenance::Helpers;
 using maintenance::helpers;
+using maintenance::helpersWith;
 using maintenance::planCarryOver;
 using maintenance::suffixed;
-using maintenance::trustedHelperExists;
-
-/** The filter's helpers when its swap-record table exists (and is the one the rebuild made). */
-Result<std::optional<Helpers>> withSwapRecords(Database &db, const FilterRef &liveRef)
-{
-    auto h = helpers(db, liveRef);
-    if (!h)
-        return h.error();
-    auto recorded = trustedHelperExists(db, *h, h->swapped);
-    if (!recorded)
-        return recorded.error();
-    return *recorded ? std::optional<Helpers>{*h} : std::nullopt;
-}
 
 FilterRef refIn(const QString &schema, const QString &table, const QString &function)
 {
@@ -426,7 +414,7 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     if (st->exists)
         return makeError(ErrorKind::Usage, QStringLiteral("a rebuild into %1 is in progress").arg(st->newTable),
                          QStringLiteral("swap it in or abort it first"));
-    auto records = withSwapRecords(db, liveRef);
+    auto records = helpersWith(db, liveRef, &Helpers::swapped);
     if (!records)
         return records.error();
     QStringList dropped;
@@ -492,7 +480,7 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
 
 Result<std::optional<QDateTime>> Rebuilder::lastSwap(Database &db, const FilterRef &liveRef)
 {
-    auto records = withSwapRecords(db, liveRef);
+    auto records = helpersWith(db, liveRef, &Helpers::swapped);
     if (!records)
         return records.error();
     if (!*records)

@@ -144,19 +144,6 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     // not ASCII are set aside there and placed here: the server lowers them, on this thread's connection.
     QList<QByteArray> placing, notAscii;
     std::future<void> inFlight; // declared after what it uses: its destructor waits for it
-    const auto finishPlacing = [&]() -> Status {
-        if (inFlight.valid())
-            inFlight.get();
-        if (notAscii.isEmpty())
-            return success();
-        auto placed = place(notAscii);
-        notAscii.clear();
-        if (!placed)
-            return placed.error();
-        for (const Placement &p : *placed)
-            serverWriter->add(p);
-        return success();
-    };
     const auto pendingNames = [&]() -> qint64 { return dense ? placedNames : qint64(batch.names()); };
     const auto committedSoFar = [&] {
         if (report.batches == 0)
@@ -229,15 +216,38 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         report.namesAdded = bitmap->names();
         return success();
     };
+    const auto stop = [&] {
+        return makeError(
+            ErrorKind::Cancelled,
+            QStringLiteral("load cancelled after reading %1 lines; %2").arg(reader.linesRead()).arg(committedSoFar()));
+    };
+    // Waits for the block on the second thread and places its names that are not ASCII; a cancel
+    // there is the load's cancel (what was written, how to complete it), not the lowering's.
+    const auto finishPlacing = [&]() -> Status {
+        if (inFlight.valid())
+            inFlight.get();
+        if (notAscii.isEmpty())
+            return success();
+        auto lowered = place(notAscii);
+        notAscii.clear();
+        if (!lowered)
+            return lowered.error().kind == ErrorKind::Cancelled || cancelled() ? stop() : lowered.error();
+        for (const Placement &p : *lowered)
+            serverWriter->add(p);
+        return success();
+    };
     const auto flush = [&]() -> Status {
         if (pendingNames() == 0)
             return success();
         if (dense) {
+            QElapsedTimer wait; // the last block's placing and OR belong to read+place
+            wait.start();
             if (auto s = finishPlacing(); !s)
                 return s;
             writer->flush();
             serverWriter->flush();
-            bitmap->finishConcurrent(writer->added() + serverWriter->added() - bitmap->names());
+            report.readSeconds += double(wait.nsecsElapsed()) / 1e9;
+            bitmap->finishConcurrent(writer->added() + serverWriter->added());
             if (auto s = writeDense(); !s)
                 return failedWriting(s);
             return success();
@@ -259,11 +269,6 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     QList<QByteArray> names;
     bool more = true;
     while (more) {
-        const auto stop = [&] {
-            return makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled after reading %1 lines; %2")
-                                                       .arg(reader.linesRead())
-                                                       .arg(committedSoFar()));
-        };
         if (cancelled())
             return stop();
         QElapsedTimer readTimer;

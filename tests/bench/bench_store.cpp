@@ -148,10 +148,16 @@ int main(int argc, char **argv)
             die(QString::fromUtf8(PQerrorMessage(pg.handle())));
         PQclear(r);
         char *piece = nullptr;
-        for (int n; (n = PQgetCopyData(pg.handle(), &piece, 0)) > 0; PQfreemem(piece))
+        int n = 0;
+        for (; (n = PQgetCopyData(pg.handle(), &piece, 0)) > 0; PQfreemem(piece))
             bytes.append(piece, n);
-        while ((r = PQgetResult(pg.handle())))
+        bool copiedOut = n == -1; // -1: the end; -2: an error (a partial table is no floor)
+        while ((r = PQgetResult(pg.handle()))) {
+            copiedOut = copiedOut && PQresultStatus(r) == PGRES_COMMAND_OK;
             PQclear(r);
+        }
+        if (!copiedOut)
+            die(QStringLiteral("COPY out of the loaded table: %1").arg(QString::fromUtf8(PQerrorMessage(pg.handle()))));
         const double out = seconds(ft);
         if (!pg.exec(QStringLiteral("create table load_floor (chunk int primary key, bits bit(%1))")
                          .arg(store.geometry().chunkBits())))

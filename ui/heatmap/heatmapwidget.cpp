@@ -219,18 +219,17 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     p.drawImage(imageRect(), mResult.heatmap);
     if (mSince)
         p.drawImage(imageRect(), mSince->dim); // the chunks not written since the snapshot, greyed
-    const std::vector<quint32> ringed = ringedChunks();
-    if (!ringed.empty()) {
+    if (!markedChunks().empty()) {
         // A ring around each changed chunk, at least 6 px so that one chunk in 131,072 is seen; past a
         // few thousand the rings would cover the map, so at most MaxRings, spread over all of them.
         p.setPen(QPen(QColor(0, 230, 255), 1.5));
         p.setBrush(Qt::NoBrush);
-        for (quint32 chunk : ringed) {
+        forEachRinged([&](quint32 chunk) {
             QRectF cell = cellRect(chunk);
             if (cell.width() < 6)
                 cell = QRectF(cell.center() - QPointF(3, 3), QSizeF(6, 6));
             p.drawRect(cell);
-        }
+        });
     }
     if (mHover >= 0) {
         QRectF cell = cellRect(quint32(mHover));
@@ -249,13 +248,8 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
 
 std::vector<quint32> HeatmapWidget::ringedChunks() const
 {
-    const std::vector<quint32> &marked = markedChunks();
-    if (marked.size() <= MaxRings)
-        return marked;
     std::vector<quint32> ringed;
-    ringed.reserve(MaxRings);
-    for (size_t i = 0; i < MaxRings; ++i)
-        ringed.push_back(marked[i * marked.size() / MaxRings]);
+    forEachRinged([&ringed](quint32 chunk) { ringed.push_back(chunk); });
     return ringed;
 }
 
@@ -336,30 +330,29 @@ void HeatmapLegend::setScale(quint32 minSetBits, quint32 maxSetBits, quint32 chu
     mChunkBits = chunkBits;
     mK = k;
     mScale = scale;
-    mLoading = mConnecting = false;
+    mState = State::Shown;
     setAccessibleDescription(caption());
     update();
 }
 
 void HeatmapLegend::setLoading()
 {
-    mLoading = mConnecting = true;
+    mState = State::Loading;
     setAccessibleDescription(caption());
     update();
 }
 
 void HeatmapLegend::setNotConnected()
 {
-    mLoading = true;
-    mConnecting = false;
+    mState = State::NotConnected;
     setAccessibleDescription(caption());
     update();
 }
 
 QString HeatmapLegend::caption() const
 {
-    if (mLoading)
-        return mConnecting ? tr("loading...") : tr("no filter open");
+    if (mState != State::Shown)
+        return mState == State::Loading ? tr("loading...") : tr("no filter open");
     return mScale == HeatScale::Relative
                ? tr("Relative scale: %1..%2 set bits, the emptiest to the fullest chunk (colours show differences, "
                     "not fill)")
@@ -374,7 +367,7 @@ void HeatmapLegend::paintEvent(QPaintEvent *)
     const QFontMetrics fm(font());
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(8, fm.ascent() + 2, caption());
-    if (mLoading)
+    if (mState != State::Shown)
         return;
     const int top = fm.height() + 4;
     const QRect bar(8, top, width() - 16, 14);

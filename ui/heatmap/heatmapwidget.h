@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+#include <algorithm>
 #include <optional>
 
 namespace bloom {
@@ -34,6 +35,13 @@ public:
      *  them (the first MaxRings in chunk order drew every ring at the top, as if only those changed). */
     static constexpr size_t MaxRings = 5000;
     std::vector<quint32> ringedChunks() const;
+    template<typename F> void forEachRinged(F &&f) const // what ringedChunks() lists, without a copy (paintEvent)
+    {
+        const std::vector<quint32> &marked = markedChunks();
+        const size_t n = std::min(marked.size(), MaxRings);
+        for (size_t i = 0; i < n; ++i)
+            f(marked[i * marked.size() / n]);
+    }
     /** Greys out every chunk not written since a recorded snapshot (and rings the written ones while
      *  marking is on), until clearChangedSince() or another filter. */
     void setChangedSince(const ChangedSince &since);
@@ -107,8 +115,8 @@ private:
     quint32 mMin = 0, mMax = 1, mChunkBits = 8192;
     int mK = 7;
     HeatScale mScale = HeatScale::Absolute;
-    bool mLoading = true;     ///< no scale to draw
-    bool mConnecting = false; ///< ... because the fill is on its way
+    enum class State { NotConnected, Loading, Shown };
+    State mState = State::NotConnected; ///< a scale is drawn only when Shown
 };
 
 } // namespace bloom
