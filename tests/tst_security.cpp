@@ -449,15 +449,25 @@ private slots:
         const auto clusterDirs = [&] {
             return QDir(tmp.path()).entryList({QStringLiteral("bloomscope-pg-*")}, QDir::Dirs);
         };
+        // The server's pid once postmaster.pid says "ready" (initdb's single-user runs write the file
+        // too, with a negative pid: a slow CI machine was caught there, before the server had started).
+        const auto readyPostmaster = [&]() -> pid_t {
+            const QStringList dirs = clusterDirs();
+            if (dirs.size() != 1)
+                return 0;
+            QFile f(tmp.path() + QLatin1Char('/') + dirs.first() + QStringLiteral("/data/postmaster.pid"));
+            if (!f.open(QIODevice::ReadOnly))
+                return 0;
+            const QList<QByteArray> lines = f.readAll().split('\n');
+            const pid_t pid = pid_t(lines.value(0).trimmed().toLongLong());
+            return pid > 0 && lines.size() > 7 && lines.at(7).trimmed() == "ready" ? pid : 0;
+        };
         const auto startDemo = [&](QProcess &p) {
             p.setProcessEnvironment(env);
             p.start(QStringLiteral(BLOOMSCOPE_PATH),
                     {QStringLiteral("--demo"), QStringLiteral("--demo-names"), QStringLiteral("1000")});
             QVERIFY(p.waitForStarted());
-            QTRY_VERIFY_WITH_TIMEOUT(clusterDirs().size() == 1 &&
-                                         QFile::exists(tmp.path() + QLatin1Char('/') + clusterDirs().first() +
-                                                       QStringLiteral("/data/postmaster.pid")),
-                                     60000);
+            QTRY_VERIFY_WITH_TIMEOUT(readyPostmaster() > 0, 90000);
             QTest::qWait(1500);
         };
         for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
@@ -471,9 +481,8 @@ private slots:
         // SIGKILL cannot be handled: the server outlives the window until the next start reaps it.
         QProcess p;
         startDemo(p);
-        QFile pidFile(tmp.path() + QLatin1Char('/') + clusterDirs().first() + QStringLiteral("/data/postmaster.pid"));
-        QVERIFY(pidFile.open(QIODevice::ReadOnly));
-        const pid_t postmaster = pid_t(pidFile.readLine().trimmed().toLongLong());
+        const pid_t postmaster = readyPostmaster();
+        QVERIFY(postmaster > 0);
         ::kill(pid_t(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(::kill(postmaster, 0), 0); // still running

@@ -195,7 +195,7 @@ MainWindow::MainWindow(QWidget *parent)
     bar->addWidget(mPause);
     bar->addWidget(mAdapt);
     QAction *now = bar->addAction(tr("Refresh now"));
-    connect(now, &QAction::triggered, mSession, &FilterSession::refresh);
+    connect(now, &QAction::triggered, mSession, [this] { mSession->refresh(); });
     connect(mInterval, &QSpinBox::valueChanged, this, [this] {
         mIdleRefreshes = 0;
         mTimer->setInterval(effectiveIntervalSeconds() * 1000);
@@ -204,7 +204,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mPause, &QCheckBox::toggled, this, [this](bool paused) { paused ? mTimer->stop() : mTimer->start(); });
     connect(mTimer, &QTimer::timeout, this, [this] {
         if (mSession->isOpen())  // stays open across a lost connection: the worker reconnects
-            mSession->refresh(); // skipped while one is still running
+            mSession->refresh(FilterSession::IfBusy::Skip);
     });
     setRefreshInterval(5);
 
@@ -312,7 +312,7 @@ void MainWindow::buildMenus()
         a->setEnabled(false);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    QAction *refresh = view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, &FilterSession::refresh);
+    QAction *refresh = view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, [this] { mSession->refresh(); });
     refresh->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     view->addSeparator();
     const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through"), tr("&Chunk"), tr("S&hards")};

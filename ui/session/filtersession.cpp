@@ -1,6 +1,8 @@
 #include "session/filtersession.h"
 #include "session/filterworker.h"
 
+#include <utility>
+
 namespace bloom {
 
 FilterSession::FilterSession(QObject *parent)
@@ -55,6 +57,8 @@ FilterSession::FilterSession(QObject *parent)
         if (token == mRefreshToken) {
             mRefreshing = false;
             emit refreshed(r);
+            if (std::exchange(mRefreshAgain, false))
+                refresh();
         }
     });
     connect(mWorker, &FilterWorker::stepReady, this, [this](int token, const StepResult &r) {
@@ -82,8 +86,10 @@ FilterSession::FilterSession(QObject *parent)
     connect(mWorker, &FilterWorker::sampled, this, &FilterSession::sampled);
     connect(mWorker, &FilterWorker::sampleProgress, this, &FilterSession::sampleProgress);
     connect(mWorker, &FilterWorker::failed, this, [this](Operation op, const Error &e, bool lost) {
-        if (op == Operation::Refresh)
+        if (op == Operation::Refresh) {
             mRefreshing = false;
+            mRefreshAgain = false; // the lost-connection retry (the timer's next tick) reads again
+        }
         if (op == Operation::History)
             mHistoryBusy = false;
         emit failed(op, e, lost);
@@ -106,10 +112,12 @@ void FilterSession::open(const ConnectionSpec &spec, const FilterRef &ref, bool 
     emit requestOpen(spec, ref, readOnly);
 }
 
-bool FilterSession::refresh()
+bool FilterSession::refresh(IfBusy ifBusy)
 {
-    if (mRefreshing)
+    if (mRefreshing) {
+        mRefreshAgain = mRefreshAgain || ifBusy == IfBusy::Follow;
         return false;
+    }
     mRefreshing = true;
     emit requestRefresh(++mRefreshToken, mScale);
     return true;

@@ -23,8 +23,13 @@ public:
 
     /** Connects anew; until that succeeds the current session (if any) stays as it is. */
     void open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly);
-    /** Starts a refresh unless one is running (a slow server skips ticks instead of queueing them). */
-    bool refresh();
+    /** What refresh() does while one is running. */
+    enum class IfBusy {
+        Skip,  ///< nothing: a timer's tick (a slow server skips ticks instead of queueing them)
+        Follow ///< one more refresh once it ends: what was just written or chosen is read, not a state before it
+    };
+    /** Starts a refresh now and returns true; while one is running returns false and does what `ifBusy` says. */
+    bool refresh(IfBusy ifBusy = IfBusy::Follow);
     /** The heatmap's colour scale from the next refresh on. */
     void setHeatScale(HeatScale scale) { mScale = scale; }
     HeatScale heatScale() const { return mScale; }
@@ -85,6 +90,7 @@ private:
     QList<ConnectionSpec> mPending;
     bool mOpen = false;
     bool mRefreshing = false;
+    bool mRefreshAgain = false;
     int mRefreshToken = 0;
     HeatScale mScale = HeatScale::Auto;
     int mStepToken = 0;
