@@ -139,7 +139,7 @@ private slots:
         QSignalSpy refreshed(&session, &FilterSession::refreshed);
         PgConn locker(mCluster.connectionString(QStringLiteral("app")));
         QVERIFY(locker.exec(QStringLiteral("begin; lock table username_filter in access exclusive mode")).ok());
-        QVERIFY(session.refresh()); // waits on the lock
+        QVERIFY(session.refresh());                             // waits on the lock
         QVERIFY(!session.refresh(FilterSession::IfBusy::Skip)); // a timer's tick: nothing queued
         QVERIFY(!session.refresh());                            // a write's: one more after it
         QVERIFY(!session.refresh());                            // ... one, however often asked

@@ -203,7 +203,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mAdapt, &QCheckBox::toggled, this, [this] { mTimer->setInterval(effectiveIntervalSeconds() * 1000); });
     connect(mPause, &QCheckBox::toggled, this, [this](bool paused) { paused ? mTimer->stop() : mTimer->start(); });
     connect(mTimer, &QTimer::timeout, this, [this] {
-        if (mSession->isOpen())  // stays open across a lost connection: the worker reconnects
+        if (mSession->isOpen()) // stays open across a lost connection: the worker reconnects
             mSession->refresh(FilterSession::IfBusy::Skip);
     });
     setRefreshInterval(5);
@@ -312,7 +312,8 @@ void MainWindow::buildMenus()
         a->setEnabled(false);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    QAction *refresh = view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, [this] { mSession->refresh(); });
+    QAction *refresh =
+        view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, [this] { mSession->refresh(); });
     refresh->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     view->addSeparator();
     const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through"), tr("&Chunk"), tr("S&hards")};
