@@ -1,11 +1,14 @@
 #include "model/chunkbitmap.h"
 #include "model/explanation.h"
 #include "model/name.h"
+#include "model/namereader.h"
 #include "model/parallelfill.h"
 #include "model/placement.h"
 #include "teach/classicfilter.h"
 
+#include <QBuffer>
 #include <QJsonArray>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace bloom;
@@ -260,6 +263,89 @@ private slots:
         QVERIFY(isAscii("Ada_99"));
         QVERIFY(!isAscii(QStringLiteral("Åsa").toUtf8()));
         QCOMPARE(asciiLower("MiXeD-Case_09"), QByteArray("mixed-case_09"));
+    }
+
+    void plainAsciiNamesAreValidAscii()
+    {
+        // The fast path may only say yes where validateName() and isAscii() do: every string of one
+        // and two bytes, and a byte from 0x80 up or a NUL anywhere in a longer one.
+        QByteArray s(2, '\0');
+        for (int a = 0; a < 256; ++a) {
+            s.resize(1);
+            s[0] = char(a);
+            if (isPlainAsciiName(s))
+                QVERIFY2(validateName(s).ok() && isAscii(s), qPrintable(QString::number(a)));
+            s.resize(2);
+            for (int b = 0; b < 256; ++b) {
+                s[1] = char(b);
+                if (isPlainAsciiName(s))
+                    QVERIFY2(validateName(s).ok() && isAscii(s), qPrintable(QStringLiteral("%1 %2").arg(a).arg(b)));
+            }
+        }
+        QVERIFY(isPlainAsciiName("ada"));
+        QVERIFY(isPlainAsciiName("a b\tc"));
+        for (const char bad : {'\0', '\x80', '\xc3', '\xff'})
+            QVERIFY(!isPlainAsciiName(QByteArray("abcdefghijklmnop") + bad + "q"));
+        QVERIFY(!isPlainAsciiName(" ada"));
+        QVERIFY(!isPlainAsciiName(QByteArray(MaxNameBytes + 1, 'a')));
+    }
+
+    void blocksAndBatchesReadTheSameNames()
+    {
+        // NameReader::nextBlock (load, rebuild from files) and next() (check -, the GUI) keep the same
+        // names, refuse the same lines with the same line numbers, and tell ASCII as isAscii() does.
+        QByteArray data;
+        QRandomGenerator rng(7);
+        const QList<QByteArray> odd{"",
+                                    "   ",
+                                    QByteArray("a\0b", 3),
+                                    "caf\xe9",
+                                    QStringLiteral("Stra\u00dfe").toUtf8(),
+                                    "\x7f"
+                                    "del",
+                                    "\ttab",
+                                    "ada\r",
+                                    "\r",
+                                    QByteArray(MaxNameBytes, 'L'),
+                                    QByteArray(MaxNameBytes + 5, 'T'),
+                                    QByteArray(3 * (1 << 20), 'H'),
+                                    QStringLiteral("\u00c5sa").toUtf8()};
+        for (int i = 0; i < 400'000; ++i) {
+            if (i % 29'989 == 0) // each odd line once at least, at offsets that fall anywhere in a block
+                data += odd[(i / 29'989) % odd.size()];
+            else
+                data += "User" + QByteArray::number(rng.bounded(1'000'000'000));
+            data += '\n';
+        }
+        data += "last-without-newline";
+        QBuffer a(&data), b(&data);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        NameReader byBatch(&a), byBlock(&b);
+        QList<QByteArray> batches;
+        while (byBatch.next(1000, batches)) {
+        }
+        QList<QByteArray> blocks;
+        qsizetype ascii = 0;
+        NameBlock block;
+        for (bool more = true; more;) {
+            more = byBlock.nextBlock(block);
+            for (size_t i = 0; i < block.size(); ++i) {
+                blocks.append(block.name(i).toByteArray());
+                QCOMPARE(block.names[i].ascii, isAscii(block.name(i)));
+                ascii += block.names[i].ascii;
+            }
+        }
+        QCOMPARE(blocks.size(), batches.size());
+        QVERIFY(blocks == batches);
+        QVERIFY(ascii < blocks.size() && ascii > 300'000);
+        QCOMPARE(blocks.last(), QByteArray("last-without-newline"));
+        QCOMPARE(byBlock.linesRead(), byBatch.linesRead());
+        QCOMPARE(byBlock.badLines().size(), byBatch.badLines().size());
+        QVERIFY(!byBlock.badLines().isEmpty());
+        for (qsizetype i = 0; i < byBlock.badLines().size(); ++i) {
+            QCOMPARE(byBlock.badLines()[i].line, byBatch.badLines()[i].line);
+            QCOMPARE(byBlock.badLines()[i].reason, byBatch.badLines()[i].reason);
+        }
     }
 };
 

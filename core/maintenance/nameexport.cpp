@@ -22,23 +22,6 @@ namespace bloom {
 
 namespace {
 
-/** A batch of names in one buffer (no allocation per name): name i is bytes[ends[i-1] .. ends[i]). */
-struct NameBlock {
-    QByteArray bytes;
-    std::vector<quint32> ends;
-    size_t size() const { return ends.size(); }
-    QByteArrayView at(size_t i) const
-    {
-        const quint32 from = i ? ends[i - 1] : 0;
-        return QByteArrayView(bytes.constData() + from, ends[i] - from);
-    }
-    void append(QByteArrayView name)
-    {
-        bytes.append(name.data(), name.size());
-        ends.push_back(quint32(bytes.size()));
-    }
-};
-
 /** A bounded queue of name batches from the source readers to the hashers. */
 class BatchQueue {
 public:
@@ -136,8 +119,8 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
             QList<QByteArray> mine;
             while (queue.pop(batch)) {
                 for (size_t i = 0; i < batch.size(); ++i) {
-                    const QByteArrayView n = batch.at(i);
-                    if (isAscii(n))
+                    const QByteArrayView n = batch.name(i);
+                    if (batch.names[i].ascii)
                         writer.add(placeAscii(g, n));
                     else
                         mine.append(n.toByteArray());
@@ -182,8 +165,11 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
                             return !cancelled();
                         field = unescaped;
                     }
-                    if (validateName(field).ok()) {
-                        batch.append(field);
+                    if (isPlainAsciiName(field)) {
+                        batch.append(field, true);
+                        ++valid;
+                    } else if (validateName(field).ok()) {
+                        batch.append(field, isAscii(field));
                         ++valid;
                     }
                     if (batch.size() >= 50000)
@@ -210,12 +196,9 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
             bool more = true;
             qint64 valid = 0;
             while (more && !cancelled()) {
-                QList<QByteArray> names;
-                more = reader.next(50000, names);
                 NameBlock batch;
-                for (const QByteArray &n : names)
-                    batch.append(n);
-                valid += names.size();
+                more = reader.nextBlock(batch);
+                valid += qint64(batch.size());
                 queue.push(std::move(batch));
             }
             perSource[size_t(sources.size() + fi)] = valid;

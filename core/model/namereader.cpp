@@ -1,6 +1,8 @@
 #include "model/namereader.h"
 #include "model/name.h"
 
+#include <cstring>
+
 namespace bloom {
 
 bool NameReader::fillBuffer()
@@ -69,6 +71,67 @@ bool NameReader::next(qsizetype max, QList<QByteArray> &out)
         }
     }
     return true;
+}
+
+bool NameReader::nextBlock(NameBlock &out)
+{
+    out.names.clear();
+    out.bytes.resize(0);
+    for (;;) {
+        const qsizetype last = mBuffer.lastIndexOf('\n');
+        if (last >= mPos) { // whole lines: hand them over, keep the unfinished one
+            out.bytes.resize(last + 1 - mPos);
+            std::memcpy(out.bytes.data(), mBuffer.constData() + mPos, size_t(out.bytes.size()));
+            mPos = last + 1;
+            scan(out);
+            return true;
+        }
+        if (mBuffer.size() - mPos > MaxNameBytes + 1) { // as in next(): one report, the rest dropped
+            if (!mSkippingLongLine) {
+                ++mLine;
+                mBad.append({mLine, QStringLiteral("the name is longer than 1 MiB (1,048,576 bytes), the limit")});
+                mSkippingLongLine = true;
+            }
+            mPos = mBuffer.size();
+        }
+        if (!fillBuffer()) {
+            if (mPos < mBuffer.size() && !mSkippingLongLine) { // a last line without '\n'
+                out.bytes = mBuffer.sliced(mPos);
+                scan(out);
+            }
+            mPos = mBuffer.size();
+            return false;
+        }
+    }
+}
+
+void NameReader::scan(NameBlock &out)
+{
+    const char *const begin = out.bytes.constData();
+    const char *const end = begin + out.bytes.size();
+    const char *p = begin;
+    if (mSkippingLongLine) { // the block starts with the end of a line already reported
+        const char *nl = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
+        p = nl ? nl + 1 : end;
+        mSkippingLongLine = false;
+    }
+    while (p < end) {
+        const char *nl = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
+        const char *lineEnd = nl ? nl : end;
+        ++mLine;
+        if (lineEnd > p && lineEnd[-1] == '\r')
+            --lineEnd;
+        const auto size = qsizetype(lineEnd - p);
+        const QByteArrayView line(p, size);
+        if (isPlainAsciiName(line)) {
+            out.names.push_back({qint32(p - begin), qint32(size), true});
+        } else if (auto s = validateName(line); !s) {
+            mBad.append({mLine, s.error().message});
+        } else {
+            out.names.push_back({qint32(p - begin), qint32(size), isAscii(line)});
+        }
+        p = nl ? nl + 1 : end;
+    }
 }
 
 } // namespace bloom

@@ -7,12 +7,34 @@
 #include <QList>
 #include <QString>
 
+#include <vector>
+
 namespace bloom {
 
 /** An input line that was not used, and why (1-based line number). */
 struct BadLine {
     qint64 line = 0;
     QString reason;
+};
+
+/** Whole lines of input and where each usable name lies in them: no name is copied. */
+struct NameBlock {
+    struct Span {
+        qint32 offset = 0;
+        qint32 size = 0;
+        bool ascii = false; ///< placed on the client; any other name needs the server's lower()
+    };
+    QByteArray bytes;
+    std::vector<Span> names;
+
+    size_t size() const { return names.size(); }
+    QByteArrayView name(size_t i) const { return QByteArrayView(bytes).sliced(names[i].offset, names[i].size); }
+    /** Copies a checked name in. */
+    void append(QByteArrayView name, bool ascii)
+    {
+        names.push_back({qint32(bytes.size()), qint32(name.size()), ascii});
+        bytes.append(name.data(), name.size());
+    }
 };
 
 /**
@@ -31,6 +53,9 @@ public:
 
     /** Appends up to `max` valid names to `out`; false at the end of input. */
     bool next(qsizetype max, QList<QByteArray> &out);
+    /** Replaces `out` with the next whole lines read (about BlockSize bytes) and their names, checked as
+     *  next() checks them; false at the end of input (`out` may still hold the last names). */
+    bool nextBlock(NameBlock &out);
 
     qint64 linesRead() const { return mLine; }
     qint64 bytesRead() const { return mBytes; }
@@ -39,6 +64,7 @@ public:
 private:
     bool fillBuffer();
     void take(QByteArrayView line, QList<QByteArray> &out, qsizetype &taken);
+    void scan(NameBlock &out);
 
     QIODevice *mIn;
     QByteArray mBuffer;

@@ -18,6 +18,8 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <thread>
+#include <vector>
 
 namespace bloom {
 
@@ -132,18 +134,25 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     // and ORs range by range, each range in cache (perf: a name at a time into the 128 MiB array,
     // a cache and TLB miss each, was a quarter of a 5M load).
     std::optional<SharedBits> shared;
-    std::optional<SharedBits::Writer> writer, serverWriter;
+    // A block of lines is hashed and ORed in on every core while this thread reads and checks the next
+    // (perf: at 10M names reading and placing on one core was half the load; then a QByteArray a name
+    // was the reading's cost, so a block's names are views into its bytes). The names that are not
+    // ASCII are set aside there and placed here: the server lowers them, on this thread's connection.
+    const int placers = dense ? qMax(1, int(std::thread::hardware_concurrency())) : 0;
+    std::vector<std::unique_ptr<SharedBits::Writer>> writers;
+    std::optional<SharedBits::Writer> serverWriter;
     qint64 placedNames = 0;
     if (dense) {
         shared.emplace(bitmap->shared());
-        writer.emplace(*shared);
+        for (int i = 0; i < placers; ++i)
+            writers.push_back(std::make_unique<SharedBits::Writer>(*shared));
         serverWriter.emplace(*shared);
     }
-    // A block of names is hashed and ORed in on a second thread while this one reads and checks the
-    // next (perf: at 10M names reading and placing on one core was half the load). The names that are
-    // not ASCII are set aside there and placed here: the server lowers them, on this thread's connection.
-    QList<QByteArray> placing, notAscii;
-    std::future<void> inFlight; // declared after what it uses: its destructor waits for it
+    NameBlock blocks[2];
+    int readInto = 0;
+    std::vector<QList<QByteArray>> setAside(static_cast<size_t>(placers));
+    QList<QByteArray> notAscii;
+    std::vector<std::future<void>> inFlight; // declared after what it uses: its destructor waits for it
     const auto pendingNames = [&]() -> qint64 { return dense ? placedNames : qint64(batch.names()); };
     const auto committedSoFar = [&] {
         if (report.batches == 0)
@@ -224,8 +233,13 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     // Waits for the block on the second thread and places its names that are not ASCII; a cancel
     // there is the load's cancel (what was written, how to complete it), not the lowering's.
     const auto finishPlacing = [&]() -> Status {
-        if (inFlight.valid())
-            inFlight.get();
+        for (auto &f : inFlight)
+            f.get();
+        inFlight.clear();
+        for (auto &aside : setAside) {
+            notAscii += aside;
+            aside.clear();
+        }
         if (notAscii.isEmpty())
             return success();
         auto lowered = place(notAscii);
@@ -244,10 +258,14 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
             wait.start();
             if (auto s = finishPlacing(); !s)
                 return s;
-            writer->flush();
+            qint64 added = 0;
+            for (auto &w : writers) {
+                w->flush();
+                added += w->added();
+            }
             serverWriter->flush();
             report.readSeconds += double(wait.nsecsElapsed()) / 1e9;
-            bitmap->finishConcurrent(writer->added() + serverWriter->added());
+            bitmap->finishConcurrent(added + serverWriter->added());
             if (auto s = writeDense(); !s)
                 return failedWriting(s);
             return success();
@@ -273,24 +291,32 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
             return stop();
         QElapsedTimer readTimer;
         readTimer.start();
-        names.clear();
-        more = reader.next(100'000, names);
+        if (dense)
+            more = reader.nextBlock(blocks[readInto]);
+        else {
+            names.clear();
+            more = reader.next(100'000, names);
+        }
         if (cancelled()) // an interrupted read looks like the end of input: write nothing partial
             return stop();
         if (dense) {
             if (auto s = finishPlacing(); !s)
                 return s.error();
-            placing = std::move(names);
-            names = QList<QByteArray>();
-            placedNames += placing.size();
-            inFlight = std::async(std::launch::async, [&] {
-                for (const QByteArray &n : std::as_const(placing)) {
-                    if (isAscii(n))
-                        writer->add(placeAscii(mGeometry, n));
-                    else
-                        notAscii.append(n);
-                }
-            });
+            const NameBlock &block = blocks[readInto];
+            readInto ^= 1; // the next read goes into the other block while this one is placed
+            placedNames += qint64(block.names.size());
+            const size_t n = block.names.size(), per = (n + size_t(placers) - 1) / size_t(placers);
+            for (size_t i = 0; i < size_t(placers) && i * per < n; ++i)
+                inFlight.push_back(
+                    std::async(std::launch::async, [&, i, b = &block, from = i * per, to = qMin(n, (i + 1) * per)] {
+                        SharedBits::Writer &w = *writers[i];
+                        for (size_t j = from; j < to; ++j) {
+                            if (b->names[j].ascii)
+                                w.add(placeAscii(mGeometry, b->name(j)));
+                            else
+                                setAside[i].append(b->name(j).toByteArray());
+                        }
+                    }));
         } else {
             auto placed = place(names);
             if (!placed)
