@@ -84,8 +84,8 @@ struct LoadReport {
     double seconds = 0;
     // Where the time went, summed over batches.
     double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
-    double copySeconds = 0;   ///< merging masks and COPYing them in
-    double updateSeconds = 0; ///< locking and updating the chunk rows, and the commit
+    double copySeconds = 0;   ///< merging masks and encoding them as array parameters (the client)
+    double updateSeconds = 0; ///< the update statements (sending the masks, locking and updating the rows), the commit
     double vacuumSeconds = 0; ///< VACUUM between the steps of a dense load
     /** The load touched much of the table but this role may not vacuum it: written in one step, the
      *  table grew by the rows it rewrote until its owner (or autovacuum) vacuums it. */
@@ -154,8 +154,12 @@ public:
     Result<QList<bool>> checkArray(const QList<Placement> &placements);
     /** One UPDATE per name (the reference's add, done with the client's placement). */
     Status add(const QList<Placement> &placements);
-    /** ORs many names in: per-chunk masks merged on the client, COPY, one UPDATE per chunk. */
+    /** ORs many names in: per-chunk masks merged on the client and sent as array parameters, one
+     *  row update per chunk. */
     Result<qint64> addBulk(const QList<Placement> &placements);
+    /** The statement that ORs masks into `table` (a quoted name): $1 int4[] chunks, $2 bit[] masks (declared by the
+     * client). */
+    static QString orMasksStatement(const QString &table);
     /** Filters up to this size are loaded in one transaction that writes each chunk once. */
     static constexpr quint64 MaxDenseLoadBytes = quint64(1) << 30;
     /** A dense load that touches more than 1/LoadSteps of the chunks writes them in this many
@@ -218,13 +222,13 @@ private:
     Result<QList<bool>> checkOne(const Placement &p);
     /** Runs a fill query (its first column -1 carries the snapshot position) into `snap`. */
     Status readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed);
-    /** One transaction (unless managed): COPY the rows `writeRows` produces, OR them into the table. */
+    /** One transaction (unless managed): OR the mask rows `writeRows` produces (binary COPY rows of
+     *  chunk and mask) into the table, a slice of them per statement. */
     Status flushMasks(const std::function<qint64(const std::function<bool(const char *, qsizetype)> &)> &writeRows,
                       qint64 *updated);
-    /** Timings of the last flushMasks(), for LoadReport. */
-    bool mTempBuffersSet = false;
     bool mManagedTransaction = false;
-    double mLastCopySeconds = 0, mLastUpdateSeconds = 0, mLastMergeSeconds = 0;
+    /** Timings of the last flushMasks(), for LoadReport: the statements' time; the rest is the client's. */
+    double mLastUpdateSeconds = 0;
 
     Database &mDb;
     FilterRef mRef;

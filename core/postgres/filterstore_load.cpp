@@ -1,4 +1,4 @@
-// FilterStore's bulk path: merged per-chunk masks, binary COPY, one ordered UPDATE.
+// FilterStore's bulk path: merged per-chunk masks, sent as array parameters, ordered row updates.
 #include "model/chunkbitmap.h"
 #include "model/maskbatch.h"
 #include "model/name.h"
@@ -23,80 +23,73 @@
 
 namespace bloom {
 
+QString FilterStore::orMasksStatement(const QString &table)
+{
+    // $2 is declared bit[] (oid 1561) by the client and not cast here: "::bit[]" means bit(1)[] and
+    // would cut every mask to its first bit; uncast, a mask of another length is an error at the OR.
+    return QStringLiteral("update %1 f set bits = f.bits | m.mask "
+                          "from rows from (unnest($1::int4[]), unnest($2)) m(chunk, mask) "
+                          "where f.chunk = m.chunk")
+        .arg(table);
+}
+
 Status FilterStore::flushMasks(const std::function<qint64(const CopySink &)> &writeRows, qint64 *updated)
 {
     *updated = 0;
-    qint64 expected = 0;
-    const QString updateSql = QStringLiteral("update %1 f set bits = f.bits | l.mask from pg_temp.bloomscope_load l "
-                                             "where f.chunk = l.chunk")
-                                  .arg(mTable);
-    QElapsedTimer timer;
+    // The masks travel as two binary array parameters, a slice of rows per statement: nothing is
+    // written twice (a temporary table cost as much as the UPDATE's own writes: merge+COPY 0.75 s
+    // at 10M names). A slice is read in chunk order by a nested loop over the primary key, so rows are
+    // updated (and locked) in chunk order: two loaders never deadlock, and no hash join is built.
+    const QByteArray updateSql = orMasksStatement(mTable).toUtf8();
     for (int attempt = 1;; ++attempt) {
-        timer.start();
         QSqlDatabase &db = mDb.db();
         if (!mManagedTransaction && !db.transaction())
             return makeError(ErrorKind::Connection, QStringLiteral("cannot begin a transaction on %1").arg(mTable));
         QSqlQuery q(db);
-        Error failure;
-        bool failed = false;
-        const auto fail = [&](Error e) {
-            failure = std::move(e);
-            failed = true;
-        };
-        // The load table is written in chunk order and read in that order by a nested loop over the
-        // primary key: rows are then updated (and locked) in chunk order, so two loaders never
-        // deadlock, and nothing spills to disk the way a 128 MiB hash join would.
-        if (!mTempBuffersSet) {
-            (void)q.exec(QStringLiteral("set temp_buffers = '256MB'")); // only before the first temp table
-            mTempBuffersSet = true;
-        }
-        const QString temp =
-            mManagedTransaction ? QStringLiteral("drop table if exists pg_temp.bloomscope_load; ") : QString();
-        if (!q.exec(temp + QStringLiteral("set local enable_hashjoin = off")) ||
+        std::optional<Error> failure;
+        if (!q.exec(QStringLiteral("set local enable_hashjoin = off")) ||
             !q.exec(QStringLiteral("set local enable_mergejoin = off")))
-            fail(Database::queryError(q, QStringLiteral("setting up the load")));
-        if (!failed &&
-            !q.exec(QStringLiteral("create temp table bloomscope_load (chunk int, mask bit(%1)) on commit drop")
-                        .arg(mGeometry.chunkBits())))
-            fail(Database::queryError(q, QStringLiteral("creating the load table")));
-        if (!failed) {
-            q.finish();
-            auto rows = copyIn(mDb.pgconn(), QStringLiteral("copy pg_temp.bloomscope_load from stdin (format binary)"),
-                               writeRows);
-            if (rows)
-                expected = *rows;
-            else
-                fail(rows.error());
-        }
-        mLastCopySeconds = double(timer.nsecsElapsed()) / 1e9;
-        timer.start();
+            failure = Database::queryError(q, QStringLiteral("setting up the load"));
         q.finish();
-        if (!failed && !q.exec(updateSql))
-            fail(Database::queryError(q, QStringLiteral("updating %1").arg(mTable)));
-        if (!failed && q.numRowsAffected() != expected)
-            fail(makeError(ErrorKind::ForeignFilter,
-                           QStringLiteral("%1 of %2 chunks of the batch have a row in %3")
-                               .arg(q.numRowsAffected())
-                               .arg(expected)
-                               .arg(mTable),
-                           QStringLiteral("restore the missing chunk rows; nothing of this batch was written")));
-        if (!failed) {
-            *updated = q.numRowsAffected();
-            q.finish();
-            if (mManagedTransaction || db.commit()) {
-                mLastUpdateSeconds = double(timer.nsecsElapsed()) / 1e9;
+        if (!failure) {
+            auto done = updateFromCopyRows(mDb.pgconn(), updateSql, writeRows);
+            if (!done) {
+                Error e = done.error();
+                e.message = QStringLiteral("updating %1: %2").arg(mTable, e.message);
+                failure = e;
+            } else {
+                mLastUpdateSeconds = done->serverSeconds;
+                if (done->updated != done->rows)
+                    failure = makeError(ErrorKind::ForeignFilter,
+                                        QStringLiteral("%1 of %2 chunks of the batch have a row in %3")
+                                            .arg(done->updated)
+                                            .arg(done->rows)
+                                            .arg(mTable),
+                                        QStringLiteral("restore the missing chunk rows; nothing of this batch was "
+                                                       "written"));
+                else
+                    *updated = done->updated;
+            }
+        }
+        if (!failure) {
+            if (mManagedTransaction)
+                return success();
+            QElapsedTimer commit;
+            commit.start();
+            if (db.commit()) {
+                mLastUpdateSeconds += double(commit.nsecsElapsed()) / 1e9;
                 return success();
             }
-            fail(makeError(ErrorKind::Server, QStringLiteral("commit of the batch failed")));
+            failure = makeError(ErrorKind::Server, QStringLiteral("commit of the batch failed"));
         }
-        q.finish();
+        *updated = 0;
         if (mManagedTransaction)
-            return failure; // the caller's transaction is aborted: it rolls back
+            return *failure; // the caller's transaction is aborted: it rolls back
         db.rollback();
-        const bool retry = failure.message.contains(QLatin1String("deadlock detected")) ||
-                           failure.message.contains(QLatin1String("could not serialize"));
+        const bool retry = failure->message.contains(QLatin1String("deadlock detected")) ||
+                           failure->message.contains(QLatin1String("could not serialize"));
         if (!retry || attempt >= 5)
-            return failure;
+            return *failure;
         QThread::msleep(20 * attempt); // OR is idempotent: the whole batch is simply run again
     }
 }

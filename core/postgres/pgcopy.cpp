@@ -2,7 +2,11 @@
 
 #include <libpq-fe.h>
 
+#include <QElapsedTimer>
+
+#include <cstring>
 #include <memory>
+#include <optional>
 
 namespace bloom {
 
@@ -39,6 +43,162 @@ Result<qint64> copyIn(PGconn *pg, const QString &copySql, const std::function<qi
     if (!error.isEmpty())
         return copyError(QStringLiteral("COPY"), error);
     return rows;
+}
+
+namespace {
+
+constexpr Oid Int4ArrayOid = 1007, Int4Oid = 23, BitArrayOid = 1561, BitOid = 1560;
+
+quint32 be32(const char *p)
+{
+    const auto *u = reinterpret_cast<const unsigned char *>(p);
+    return quint32(u[0]) << 24 | quint32(u[1]) << 16 | quint32(u[2]) << 8 | quint32(u[3]);
+}
+
+/** A one-dimensional binary array of non-null elements, appended as (length, bytes) fields. */
+class BinaryArray {
+public:
+    explicit BinaryArray(Oid element)
+        : mElement(element)
+    {
+        clear();
+    }
+    void clear()
+    {
+        mBytes.resize(20); // ndim, has-null flag, element type, length, lower bound: filled in by data()
+        mCount = 0;
+    }
+    void appendField(const char *field, qsizetype size)
+    {
+        mBytes.append(field, size);
+        ++mCount;
+    }
+    qsizetype count() const { return mCount; }
+    qsizetype size() const { return mBytes.size(); }
+    const char *data()
+    {
+        char *at = mBytes.data();
+        putBe32(at, 1);
+        putBe32(at, 0);
+        putBe32(at, mElement);
+        putBe32(at, quint32(mCount));
+        putBe32(at, 1);
+        return mBytes.constData();
+    }
+
+private:
+    Oid mElement;
+    QByteArray mBytes;
+    qsizetype mCount = 0;
+};
+
+} // namespace
+
+Result<RowsUpdate> updateFromCopyRows(PGconn *pg, const QByteArray &updateSql,
+                                      const std::function<qint64(const CopySink &)> &produce, qsizetype sliceBytes)
+{
+    RowsUpdate done;
+    BinaryArray chunks(Int4Oid), masks(BitOid);
+    QByteArray pending; // an unfinished row between two pieces
+    qsizetype headerLeft = 19;
+    bool ended = false;
+    std::optional<Error> failure;
+    QElapsedTimer server;
+    const auto run = [&]() -> bool {
+        if (chunks.count() == 0)
+            return true;
+        const char *values[2] = {chunks.data(), masks.data()};
+        const int lengths[2] = {int(chunks.size()), int(masks.size())};
+        const int formats[2] = {1, 1};
+        const Oid types[2] = {Int4ArrayOid, BitArrayOid};
+        server.start();
+        std::unique_ptr<PGresult, decltype(&PQclear)> r(
+            PQexecParams(pg, updateSql.constData(), 2, types, values, lengths, formats, 0), &PQclear);
+        done.serverSeconds += double(server.nsecsElapsed()) / 1e9;
+        if (PQresultStatus(r.get()) != PGRES_COMMAND_OK) {
+            failure = copyError(QStringLiteral("UPDATE"),
+                                QString::fromUtf8(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(pg)).trimmed());
+            return false;
+        }
+        done.updated += QByteArray(PQcmdTuples(r.get())).toLongLong();
+        chunks.clear();
+        masks.clear();
+        return true;
+    };
+    const auto malformed = [&](const char *why) {
+        failure = makeError(ErrorKind::Server,
+                            QStringLiteral("Bloomscope wrote mask rows it cannot send: %1").arg(QLatin1String(why)),
+                            QStringLiteral("a bug: please report it; the statement's transaction is rolled back"));
+        return false;
+    };
+    // Takes the rows whole in [p, end); returns where an unfinished one starts.
+    const auto take = [&](const char *p, const char *end) -> const char * {
+        const qsizetype skip = qMin<qsizetype>(headerLeft, end - p);
+        p += skip;
+        headerLeft -= skip;
+        while (p < end && !ended) {
+            if (end - p < 2)
+                return p;
+            const auto fields = quint16(quint16(quint8(p[0])) << 8 | quint8(p[1]));
+            if (fields == 0xFFFF) {
+                ended = true;
+                return end;
+            }
+            if (fields != 2) {
+                malformed("a row of other than two fields");
+                return nullptr;
+            }
+            if (end - p < 2 + 8 + 4)
+                return p;
+            if (be32(p + 2) != 4) {
+                malformed("a chunk that is not an int4");
+                return nullptr;
+            }
+            const quint32 maskLength = be32(p + 10);
+            if (maskLength > quint32(64 << 20)) {
+                malformed("a mask that is null or too long");
+                return nullptr;
+            }
+            if (end - p < 14 + qsizetype(maskLength))
+                return p;
+            chunks.appendField(p + 2, 8);
+            masks.appendField(p + 10, 4 + qsizetype(maskLength));
+            ++done.rows;
+            p += 14 + qsizetype(maskLength);
+            if (masks.size() >= sliceBytes && !run())
+                return nullptr;
+        }
+        return p;
+    };
+    const qint64 produced = produce([&](const char *d, qsizetype n) {
+        if (failure)
+            return false;
+        if (pending.isEmpty()) {
+            const char *rest = take(d, d + n);
+            if (!rest)
+                return false;
+            pending.append(rest, d + n - rest);
+            return true;
+        }
+        pending.append(d, n);
+        const char *rest = take(pending.constData(), pending.constData() + pending.size());
+        if (!rest)
+            return false;
+        pending.remove(0, rest - pending.constData());
+        return true;
+    });
+    if (!failure && !run())
+        return *failure;
+    if (failure)
+        return *failure;
+    if (produced < 0 || produced != done.rows || !ended || !pending.isEmpty())
+        return makeError(ErrorKind::Server,
+                         QStringLiteral("Bloomscope wrote %1 mask rows and sent %2 (%3)")
+                             .arg(produced)
+                             .arg(done.rows)
+                             .arg(ended ? QStringLiteral("complete") : QStringLiteral("no end marker")),
+                         QStringLiteral("a bug: please report it; the statement's transaction is rolled back"));
+    return done;
 }
 
 Result<qint64> copyOut(PGconn *pg, const QString &copySql, const std::function<bool(QByteArrayView)> &line)

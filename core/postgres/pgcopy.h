@@ -27,6 +27,24 @@ Result<qint64> copyIn(PGconn *pg, const QString &copySql, const std::function<qi
  */
 Result<qint64> copyOut(PGconn *pg, const QString &copySql, const std::function<bool(QByteArrayView line)> &line);
 
+/** What updateFromCopyRows() did. */
+struct RowsUpdate {
+    qint64 rows = 0;          ///< rows `produce` wrote
+    qint64 updated = 0;       ///< rows the statements said they updated
+    double serverSeconds = 0; ///< time in the statements (the rest is the client's)
+};
+
+/**
+ * Runs `updateSql`, a statement of two binary array parameters, $1 int4[] and $2 bit[], once per slice
+ * of about `sliceBytes` of the binary COPY rows (int4, bit) that `produce` writes: each row's fields
+ * are already an array element's bytes, so nothing is parsed or converted. Slices go in the order the
+ * rows came. Nothing is written anywhere else (no temporary table). Cancelled statements come back as
+ * ErrorKind::Cancelled.
+ */
+Result<RowsUpdate> updateFromCopyRows(PGconn *pg, const QByteArray &updateSql,
+                                      const std::function<qint64(const CopySink &)> &produce,
+                                      qsizetype sliceBytes = 2 << 20);
+
 /** Undoes COPY text escaping of one field (\\\\, \\t, \\n, octal, hex); `\\N` (NULL) gives a null array. */
 QByteArray copyTextUnescape(QByteArrayView field);
 

@@ -126,8 +126,9 @@ int main(int argc, char **argv)
     const double refLoad = refPerName * double(names);
     std::printf("load     bloomctl load: %.2f s for %lld names (%.0f names/s, %lld batch(es))\n", ourLoad,
                 qlonglong(names), double(names) / ourLoad, qlonglong(report->batches));
-    std::printf("         stages: read+place %.2f s, merge+COPY %.2f s, lock+UPDATE+commit %.2f s\n",
-                report->readSeconds, report->copySeconds, report->updateSeconds);
+    std::printf("         stages: read+place %.2f s, vacuum %.2f s, merge (client) %.2f s, "
+                "UPDATE with array parameters+commit %.2f s\n",
+                report->readSeconds, report->vacuumSeconds, report->copySeconds, report->updateSeconds);
     std::printf("         reference per-name UPDATE ... FROM username_bits(name): %.1f us a name "
                 "(%lld-name sample) = %.1f s for %lld names\n",
                 refPerName * 1e6, qlonglong(refSample), refLoad, qlonglong(names));

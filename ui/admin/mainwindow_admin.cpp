@@ -100,12 +100,10 @@ void MainWindow::loadFile()
     if (path.isEmpty())
         return;
     const QString table = mSession->summary().ref.table;
-    const QString sql = tr("create temp table bloomscope_load (chunk int, mask bit(%1)) on commit drop;\n"
-                           "copy pg_temp.bloomscope_load from stdin (format binary);  -- one OR-mask per chunk\n"
-                           "update %2 f set bits = f.bits | l.mask from pg_temp.bloomscope_load l where f.chunk = "
-                           "l.chunk;")
+    const QString sql = tr("-- one OR-mask of bit(%1) per touched chunk, the chunks in order, a slice of them a "
+                           "statement:\n%2;")
                             .arg(mSession->summary().geometry.chunkBits())
-                            .arg(table);
+                            .arg(FilterStore::orMasksStatement(table));
     if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): one UPDATE per touched chunk "
                          "and batch.")
                           .arg(path),
