@@ -1,8 +1,10 @@
 #include "model/fprmodel.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 using namespace bloom;
@@ -102,6 +104,62 @@ private slots:
         const double n = fpr::capacity(Geometry(), 0.01);
         QVERIFY2(n > 110e6 && n < 125e6, qPrintable(QString::number(n)));
         QVERIFY(std::abs(fpr::blocked(n, Geometry()) - 0.01) < 1e-5);
+    }
+
+    void blockedStepsOnlyWhereTheSumIsSmooth()
+    {
+        // Past 4,096 terms blocked() takes every h-th load: it agrees with the full sum to 1e-9.
+        const auto full = [](double n, double chunks, double chunkBits, int k) {
+            const double lambda = n / chunks;
+            const double spread = 12.0 * std::sqrt(lambda) + 20.0;
+            double sum = 0;
+            for (qint64 j = qMax<qint64>(0, qint64(std::floor(lambda - spread)));
+                 j <= qint64(std::ceil(lambda + spread)); ++j)
+                sum += fpr::poisson(j, lambda) *
+                       std::pow(1.0 - std::pow(1.0 - 1.0 / chunkBits, double(k) * double(j)), double(k));
+            return sum;
+        };
+        for (const double lambda : {763.0, 5000.0, 2e4, 1e5, 4e5}) {
+            const double chunkBits = std::ldexp(1.0, int(std::ceil(std::log2(lambda * 10)))); // ~10 bits a name
+            const double expected = full(lambda * 64, 64, chunkBits, 7);
+            const double got = fpr::blocked(lambda * 64, 64, chunkBits, 7);
+            QVERIFY2(std::abs(got - expected) <= 1e-9 * expected,
+                     qPrintable(QStringLiteral("lambda %1: %2 vs %3").arg(lambda).arg(got).arg(expected)));
+        }
+        QCOMPARE(fpr::blocked(0, Geometry()), 0.0);
+    }
+
+    void farForecastsAreSizedAtOnce()
+    {
+        // A forecast of 10^9..10^12 names (a bulk import fitted as growth) is sized on the GUI thread
+        // (the FPR tab's recommendation, the rebuild dialog). The full sums over one-chunk filters took
+        // 1.8 s at 10^9 and 19 s at 1.5 x 10^11; the watchdog below only catches a return to that.
+        QElapsedTimer t;
+        t.start();
+        auto s = fpr::sizing(1.5e11, 0.01);
+        QVERIFY(s.has_value());
+        QCOMPARE(s->geometry.totalBits(), quint64(1) << 41);
+        QVERIFY(s->fpr <= 0.01);
+        QVERIFY(fpr::sizing(1e9, 0.01).has_value());
+        QVERIFY(!fpr::sizing(1e13, 0.01).has_value()); // beyond any geometry
+        const double far = fpr::blocked(1e14, Geometry());
+        QVERIFY(far > 0.999 && far <= 1.0);
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+    }
+
+    void poissonIsExactFarOut()
+    {
+        // At the mode, Poisson(lambda; lambda) = 1 / sqrt(2 pi lambda) (1 - 1 / (12 lambda) + ...). The
+        // terms j log(lambda) and lgamma(j + 1) cancelled to 4% at 10^14.
+        for (const double lambda : {1e4, 1e6, 1e9, 1e14}) {
+            const double expected = (1.0 - 1.0 / (12.0 * lambda)) / std::sqrt(2.0 * std::numbers::pi * lambda);
+            const double got = fpr::poisson(qint64(lambda), lambda);
+            QVERIFY2(std::abs(got / expected - 1.0) < 1e-6,
+                     qPrintable(QStringLiteral("lambda %1: %2 vs %3").arg(lambda).arg(got).arg(expected)));
+        }
+        // The two formulas meet at j = 10^5 without a step: p(j + 1) / p(j) = lambda / (j + 1).
+        const double ratio = fpr::poisson(100000, 1e5) / fpr::poisson(99999, 1e5);
+        QVERIFY2(std::abs(ratio - 1e5 / 100000.0) < 1e-9, qPrintable(QString::number(ratio, 'g', 17)));
     }
 
     void poissonSumsToOne()
