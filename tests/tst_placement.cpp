@@ -1,5 +1,6 @@
 #include "model/chunkbitmap.h"
 #include "model/explanation.h"
+#include "model/md5lanes.h"
 #include "model/name.h"
 #include "model/namereader.h"
 #include "model/parallelfill.h"
@@ -263,6 +264,64 @@ private slots:
         QVERIFY(isAscii("Ada_99"));
         QVERIFY(!isAscii(QStringLiteral("Åsa").toUtf8()));
         QCOMPARE(asciiLower("MiXeD-Case_09"), QByteArray("mixed-case_09"));
+    }
+
+    void laneMd5EqualsOpenSsl()
+    {
+        // Every length that fits one block, random bytes (high ones too), every lane count, lowered
+        // or not: the lanes give OpenSSL's digest of the same (lowered) bytes.
+        QRandomGenerator rng(20261205);
+        for (int round = 0; round < 400; ++round) {
+            const int count = 1 + round % md5lanes::Lanes;
+            QByteArray data[md5lanes::Lanes];
+            QByteArrayView views[md5lanes::Lanes];
+            for (int i = 0; i < count; ++i) {
+                const int len = (round * 7 + i * 13) % (int(md5lanes::MaxBytes) + 1);
+                data[i].resize(len);
+                for (int j = 0; j < len; ++j)
+                    data[i][j] = char(rng.bounded(256));
+                views[i] = data[i];
+            }
+            const bool lower = round % 2 == 0;
+            Hash128 got[md5lanes::Lanes];
+            md5lanes::hash(views, count, lower, got);
+            for (int i = 0; i < count; ++i) {
+                const QByteArray in = lower ? asciiLower(data[i]) : data[i];
+                QVERIFY2(got[i] == Hash128::md5(in),
+                         qPrintable(QStringLiteral("length %1, lane %2 of %3").arg(data[i].size()).arg(i).arg(count)));
+            }
+        }
+        // The known answers: md5('') and the reference's `ada`.
+        QByteArrayView none[1] = {QByteArrayView()};
+        Hash128 h[1];
+        md5lanes::hash(none, 1, true, h);
+        QCOMPARE(h[0].hex(), QStringLiteral("d41d8cd98f00b204e9800998ecf8427e"));
+        QByteArrayView ada[1] = {QByteArrayView("ADA")};
+        md5lanes::hash(ada, 1, true, h);
+        QCOMPARE(place(Geometry(), h[0]).chunk, 71962u);
+    }
+
+    void manyPlacementsEqualOneAtATime()
+    {
+        // placeAsciiMany over names of 0..300 bytes (those over 55 go one at a time) in any count.
+        QRandomGenerator rng(7);
+        QList<QByteArray> names;
+        for (int i = 0; i < 1000; ++i) {
+            QByteArray n(rng.bounded(i % 10 == 0 ? 300 : 40), Qt::Uninitialized);
+            for (char &c : n)
+                c = char(32 + rng.bounded(95));
+            names.append(n);
+        }
+        std::vector<QByteArrayView> views(names.begin(), names.end());
+        for (const Geometry &g : {Geometry(), *Geometry::create(5, 10, 3)}) {
+            for (const qsizetype count : {qsizetype(0), qsizetype(1), qsizetype(7), qsizetype(9), qsizetype(1000)}) {
+                std::vector<Placement> got(size_t(count) + 1);
+                placeAsciiMany(g, views.data(), count, got.data());
+                for (qsizetype i = 0; i < count; ++i)
+                    QVERIFY2(got[size_t(i)] == placeAscii(g, names[i]), names[i].constData());
+                QCOMPARE(got[size_t(count)], Placement()); // nothing written past count
+            }
+        }
     }
 
     void plainAsciiNamesAreValidAscii()

@@ -17,6 +17,15 @@ public:
     Hash128() = default;
     explicit Hash128(const std::array<std::uint8_t, 16> &bytes);
 
+    /** The digest whose state words (MD5's A, B, C, D, each written little-endian) are these. */
+    static Hash128 fromMd5Words(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d)
+    {
+        Hash128 h;
+        h.mValue = (U128(__builtin_bswap32(a)) << 96) | (U128(__builtin_bswap32(b)) << 64) |
+                   (U128(__builtin_bswap32(c)) << 32) | U128(__builtin_bswap32(d));
+        return h;
+    }
+
     /** MD5 of the bytes (OpenSSL; no allocation). */
     static Hash128 md5(QByteArrayView data);
 

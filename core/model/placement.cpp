@@ -1,4 +1,5 @@
 #include "model/placement.h"
+#include "model/md5lanes.h"
 #include "model/name.h"
 
 #include <algorithm>
@@ -24,6 +25,32 @@ Placement placeAscii(const Geometry &g, QByteArrayView asciiName)
         return placeLowered(g, QByteArrayView(buffer, n));
     }
     return placeLowered(g, asciiLower(asciiName));
+}
+
+void placeAsciiMany(const Geometry &g, const QByteArrayView *names, qsizetype count, Placement *out)
+{
+    QByteArrayView lane[md5lanes::Lanes];
+    qsizetype slot[md5lanes::Lanes];
+    Hash128 digest[md5lanes::Lanes];
+    int filled = 0;
+    const auto run = [&] {
+        md5lanes::hash(lane, filled, true, digest);
+        for (int i = 0; i < filled; ++i)
+            out[slot[i]] = place(g, digest[i]);
+        filled = 0;
+    };
+    for (qsizetype i = 0; i < count; ++i) {
+        if (names[i].size() > md5lanes::MaxBytes) {
+            out[i] = placeAscii(g, names[i]);
+            continue;
+        }
+        lane[filled] = names[i];
+        slot[filled] = i;
+        if (++filled == md5lanes::Lanes)
+            run();
+    }
+    if (filled > 0)
+        run();
 }
 
 } // namespace bloom

@@ -47,4 +47,10 @@ inline Placement placeLowered(const Geometry &g, QByteArrayView lowered)
  */
 Placement placeAscii(const Geometry &g, QByteArrayView asciiName);
 
+/**
+ * out[i] = placeAscii(g, names[i]) for i < count, eight names at a time through md5lanes (names of
+ * over 55 bytes one at a time). The caller must have checked isAscii() of every name.
+ */
+void placeAsciiMany(const Geometry &g, const QByteArrayView *names, qsizetype count, Placement *out);
+
 } // namespace bloom
