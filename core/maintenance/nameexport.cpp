@@ -117,14 +117,17 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
             SharedBits::Writer writer(shared);
             NameBlock batch;
             QList<QByteArray> mine;
+            std::vector<QByteArrayView> ascii;
             while (queue.pop(batch)) {
+                ascii.clear();
                 for (size_t i = 0; i < batch.size(); ++i) {
                     const QByteArrayView n = batch.name(i);
                     if (batch.names[i].ascii)
-                        writer.add(placeAscii(g, n));
+                        ascii.push_back(n);
                     else
                         mine.append(n.toByteArray());
                 }
+                writer.addAscii(ascii.data(), qsizetype(ascii.size()));
                 exported += qint64(batch.size());
             }
             writer.flush();

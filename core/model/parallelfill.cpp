@@ -13,21 +13,26 @@ bool fillBitmap(ChunkBitmap &bits, qint64 count, const std::function<int(qint64,
                 const std::function<void(qint64, qint64)> &progress, const std::atomic<bool> *cancel, int threads)
 {
     constexpr qint64 Block = 1 << 14; // names a thread takes at a time
-    const Geometry &g = bits.geometry();
     const int t = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
     SharedBits shared = bits.shared();
     std::atomic<qint64> next{0}, done{0};
     std::atomic<bool> stop{false};
     const auto work = [&] {
         SharedBits::Writer writer(shared);
-        std::vector<char> buffer(size_t(maxNameBytes) + 1);
+        // A block's names side by side in one buffer, so they can be hashed eight at a time.
+        const size_t stride = size_t(maxNameBytes) + 1;
+        std::vector<char> buffer(size_t(Block) * stride);
+        std::vector<QByteArrayView> names(static_cast<size_t>(Block));
         for (;;) {
             const qint64 from = next.fetch_add(Block);
             if (from >= count || stop.load(std::memory_order_relaxed))
                 break;
             const qint64 to = std::min(count, from + Block);
-            for (qint64 i = from; i < to; ++i)
-                writer.add(placeAscii(g, QByteArrayView(buffer.data(), name(i, buffer.data()))));
+            for (qint64 i = from; i < to; ++i) {
+                char *at = buffer.data() + size_t(i - from) * stride;
+                names[size_t(i - from)] = QByteArrayView(at, name(i, at));
+            }
+            writer.addAscii(names.data(), to - from);
             done.fetch_add(to - from, std::memory_order_relaxed);
         }
         writer.flush();

@@ -25,6 +25,18 @@ SharedBits::Writer::Writer(SharedBits &to, int blockNames)
 {
 }
 
+void SharedBits::Writer::addAscii(const QByteArrayView *names, qsizetype count)
+{
+    constexpr qsizetype Step = 256;
+    Placement placed[Step];
+    for (qsizetype from = 0; from < count; from += Step) {
+        const qsizetype n = std::min(Step, count - from);
+        placeAsciiMany(mTo.mGeometry, names + from, n, placed);
+        for (qsizetype i = 0; i < n; ++i)
+            add(placed[i]);
+    }
+}
+
 void SharedBits::Writer::flush()
 {
     if (mCount == 0)

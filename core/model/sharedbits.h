@@ -40,6 +40,9 @@ public:
             if (++mCount == mBlock)
                 flush();
         }
+        /** add(placeAscii(names[i])) for i < count, hashed eight at a time (placeAsciiMany). The caller
+         *  must have checked isAscii() of every name. */
+        void addAscii(const QByteArrayView *names, qsizetype count);
         /** ORs what is gathered in; the destructor does too. */
         void flush();
         qint64 added() const { return mAdded; }

@@ -302,13 +302,15 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
             for (size_t i = 0; i < size_t(placers) && i * per < n; ++i)
                 inFlight.push_back(
                     std::async(std::launch::async, [&, i, b = &block, from = i * per, to = qMin(n, (i + 1) * per)] {
-                        SharedBits::Writer &w = *writers[i];
+                        std::vector<QByteArrayView> ascii;
+                        ascii.reserve(to - from);
                         for (size_t j = from; j < to; ++j) {
                             if (b->names[j].ascii)
-                                w.add(placeAscii(mGeometry, b->name(j)));
+                                ascii.push_back(b->name(j));
                             else
                                 setAside[i].append(b->name(j).toByteArray());
                         }
+                        writers[i]->addAscii(ascii.data(), qsizetype(ascii.size()));
                     }));
         } else {
             auto placed = place(names);
