@@ -29,6 +29,8 @@ private slots:
         QTest::newRow("one chunk, 2 threads") << 0 << 2 << qint64(70'000);
         QTest::newRow("64 chunks, 4 threads") << 6 << 4 << qint64(50'000);
         QTest::newRow("no names") << 17 << 2 << qint64(0);
+        // Past 2^24 chunks a range is 2^16 chunks and there are more than 256 ranges.
+        QTest::newRow("2^25 chunks of 8 bits, 2 threads") << 25 << 2 << qint64(400'000);
     }
     void parallelFillEqualsOneByOne()
     {
@@ -36,7 +38,7 @@ private slots:
         QFETCH(int, chunkLog2);
         QFETCH(int, threads);
         QFETCH(qint64, names);
-        const Geometry g = *Geometry::create(chunkLog2, 13, 7);
+        const Geometry g = chunkLog2 > 20 ? *Geometry::create(chunkLog2, 3, 2) : *Geometry::create(chunkLog2, 13, 7);
         const auto name = [](qint64 i, char *out) {
             const QByteArray n = "User_" + QByteArray::number(i * 7919);
             memcpy(out, n.constData(), size_t(n.size()));

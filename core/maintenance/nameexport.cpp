@@ -111,10 +111,11 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
     // range at a time under its lock: no atomic operation per bit).
     SharedBits shared(g, mBits.data());
     const int hashers = qMax(1, int(std::thread::hardware_concurrency()));
+    const qsizetype bufferNames = SharedBits::Writer::bufferFor(g, hashers);
     std::vector<std::thread> pool;
     for (int h = 0; h < hashers; ++h)
         pool.emplace_back([&] {
-            SharedBits::Writer writer(shared);
+            SharedBits::Writer writer(shared, bufferNames);
             NameBlock batch;
             QList<QByteArray> mine;
             std::vector<QByteArrayView> ascii;

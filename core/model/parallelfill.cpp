@@ -17,8 +17,9 @@ bool fillBitmap(ChunkBitmap &bits, qint64 count, const std::function<int(qint64,
     SharedBits shared = bits.shared();
     std::atomic<qint64> next{0}, done{0};
     std::atomic<bool> stop{false};
+    const qsizetype bufferNames = SharedBits::Writer::bufferFor(bits.geometry(), t);
     const auto work = [&] {
-        SharedBits::Writer writer(shared);
+        SharedBits::Writer writer(shared, bufferNames);
         // A block's names side by side in one buffer, so they can be hashed eight at a time.
         const size_t stride = size_t(maxNameBytes) + 1;
         std::vector<char> buffer(size_t(Block) * stride);

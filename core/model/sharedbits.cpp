@@ -8,21 +8,40 @@ SharedBits::SharedBits(const Geometry &g, std::uint8_t *bits, std::uint8_t *touc
     : mGeometry(g)
     , mBits(bits)
     , mTouched(touched)
-    , mShift(std::max(0, g.chunkLog2() - 8))
-    , mRanges(int(std::min<quint64>(Ranges, (quint64(g.chunks()) + (1u << mShift) - 1) >> mShift)))
-    , mLocks(new std::mutex[size_t(Ranges)])
+    , mShift(std::clamp(g.chunkLog2() - 8, 0, 16))
+    , mRanges(int((quint64(g.chunks()) + (quint64(1) << mShift) - 1) >> mShift))
+    , mLocks(new std::mutex[size_t(mRanges)])
 {
 }
 
-SharedBits::Writer::Writer(SharedBits &to, int blockNames)
+SharedBits::Writer::Writer(SharedBits &to, qsizetype bufferNames)
     : mTo(to)
     , mK(to.mGeometry.k())
-    , mStride(2 + to.mGeometry.k())
-    , mBlock(std::max(1, blockNames))
-    , mRecords(size_t(mBlock) * size_t(mStride))
-    , mSorted(size_t(mBlock) * size_t(mStride))
-    , mStart(size_t(Ranges) + 1)
+    , mStride(1 + to.mGeometry.k())
+    , mShift(to.mShift)
+    , mPerRange(int(std::clamp<qsizetype>(bufferNames / to.mRanges, 1, 1 << 20)))
+    , mOffsetMask((1u << to.mShift) - 1)
+    , mBuckets(size_t(to.mRanges) * size_t(mPerRange) * size_t(mStride))
+    , mSorted(size_t(mPerRange) * size_t(mStride))
+    , mFill(size_t(to.mRanges), 0)
+    , mStart((size_t(1) << to.mShift) + 1)
 {
+    // A chunk's offset in its range is one 16-bit word: ranges hold at most 2^16 chunks (past
+    // 2^24 chunks there are more than 256 ranges).
+}
+
+qsizetype SharedBits::Writer::bufferBytes(const Geometry &g, qsizetype bufferNames)
+{
+    const qsizetype ranges = qsizetype(std::max<quint64>(Ranges, quint64(g.chunks()) >> 16));
+    const qsizetype perRange = std::clamp<qsizetype>(bufferNames / ranges, 1, 1 << 20);
+    return (ranges + 1) * perRange * qsizetype(1 + g.k()) * 2; // the buckets and one to sort into // the buckets and one bucket to sort into
+}
+
+qsizetype SharedBits::Writer::bufferFor(const Geometry &g, int writers)
+{
+    const qsizetype budget = qsizetype(g.totalBytes() / 8) / std::max(1, writers);
+    const qsizetype perName = bufferBytes(g, DefaultBufferNames) / DefaultBufferNames + 1;
+    return std::clamp<qsizetype>(budget / perName, 4096, DefaultBufferNames);
 }
 
 void SharedBits::Writer::addAscii(const QByteArrayView *names, qsizetype count)
@@ -39,45 +58,43 @@ void SharedBits::Writer::addAscii(const QByteArrayView *names, qsizetype count)
 
 void SharedBits::Writer::flush()
 {
-    if (mCount == 0)
-        return;
-    const int shift = mTo.mShift;
-    const auto chunkOf = [](const std::uint16_t *r) { return (std::uint32_t(r[0]) << 16) | r[1]; };
-    // Counting sort of the records by range.
-    std::fill(mStart.begin(), mStart.end(), 0);
-    for (int i = 0; i < mCount; ++i)
-        ++mStart[size_t(chunkOf(mRecords.data() + size_t(i) * size_t(mStride)) >> shift) + 1];
-    for (int r = 0; r < Ranges; ++r)
-        mStart[size_t(r) + 1] += mStart[size_t(r)];
-    std::vector<int> at(mStart.begin(), mStart.end() - 1);
-    for (int i = 0; i < mCount; ++i) {
-        const std::uint16_t *rec = mRecords.data() + size_t(i) * size_t(mStride);
-        const int to = at[size_t(chunkOf(rec) >> shift)]++;
-        std::copy_n(rec, mStride, mSorted.data() + size_t(to) * size_t(mStride));
+    for (int r = 0; r < mTo.mRanges; ++r)
+        if (mFill[size_t(r)] > 0)
+            flushRange(r);
+}
+
+void SharedBits::Writer::flushRange(int range)
+{
+    const int count = mFill[size_t(range)];
+    const std::uint16_t *bucket = mBuckets.data() + size_t(range) * size_t(mPerRange) * size_t(mStride);
+    const size_t stride = size_t(mStride);
+    // Counting sort of the bucket by chunk, so the OR walks the range forward.
+    const size_t inRange = size_t(1) << mShift;
+    std::fill_n(mStart.begin(), inRange + 1, 0);
+    for (int i = 0; i < count; ++i)
+        ++mStart[size_t(bucket[size_t(i) * stride]) + 1];
+    for (size_t c = 0; c < inRange; ++c)
+        mStart[c + 1] += mStart[c];
+    for (int i = 0; i < count; ++i) {
+        const std::uint16_t *rec = bucket + size_t(i) * stride;
+        std::copy_n(rec, stride, mSorted.data() + size_t(mStart[rec[0]]++) * stride);
     }
-    // Range by range, under its lock; starting at a range that depends on the block spreads the
-    // writers over the array instead of queueing them at range 0.
     const size_t chunkBytes = mTo.mGeometry.chunkBits() / 8;
-    const int first = int((mAdded / mBlock) % mTo.mRanges);
-    for (int n = 0; n < mTo.mRanges; ++n) {
-        const int r = (first + n) % mTo.mRanges;
-        if (mStart[size_t(r)] == mStart[size_t(r) + 1])
-            continue;
-        std::lock_guard lock(mTo.mLocks[size_t(r)]);
-        for (int i = mStart[size_t(r)]; i < mStart[size_t(r) + 1]; ++i) {
-            const std::uint16_t *rec = mSorted.data() + size_t(i) * size_t(mStride);
-            const std::uint32_t chunk = chunkOf(rec);
-            std::uint8_t *bits = mTo.mBits + size_t(chunk) * chunkBytes;
-            for (int j = 0; j < mK; ++j) {
-                const unsigned pos = rec[2 + j];
-                bits[pos >> 3] = std::uint8_t(bits[pos >> 3] | (0x80u >> (pos & 7)));
-            }
-            if (mTo.mTouched)
-                mTo.mTouched[chunk] = 1;
+    const std::uint32_t base = std::uint32_t(range) << mShift;
+    std::uint8_t *rangeBits = mTo.mBits + size_t(base) * chunkBytes;
+    std::lock_guard lock(mTo.mLocks[size_t(range)]);
+    for (int i = 0; i < count; ++i) {
+        const std::uint16_t *rec = mSorted.data() + size_t(i) * stride;
+        std::uint8_t *bits = rangeBits + size_t(rec[0]) * chunkBytes;
+        for (int j = 0; j < mK; ++j) {
+            const unsigned pos = rec[1 + j];
+            bits[pos >> 3] = std::uint8_t(bits[pos >> 3] | (0x80u >> (pos & 7)));
         }
+        if (mTo.mTouched)
+            mTo.mTouched[base + rec[0]] = 1;
     }
-    mAdded += mCount;
-    mCount = 0;
+    mAdded += count;
+    mFill[size_t(range)] = 0;
 }
 
 } // namespace bloom

@@ -137,9 +137,10 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     qint64 placedNames = 0;
     if (dense) {
         shared.emplace(bitmap->shared());
+        const qsizetype bufferNames = SharedBits::Writer::bufferFor(mGeometry, placers);
         for (int i = 0; i < placers; ++i)
-            writers.push_back(std::make_unique<SharedBits::Writer>(*shared));
-        serverWriter.emplace(*shared);
+            writers.push_back(std::make_unique<SharedBits::Writer>(*shared, bufferNames));
+        serverWriter.emplace(*shared, 4096); // the names that are not ASCII: few
     }
     NameBlock blocks[2];
     int readInto = 0;
