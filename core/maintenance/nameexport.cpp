@@ -9,7 +9,6 @@
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QThread>
 
 #include <atomic>
 #include <condition_variable>
@@ -47,6 +46,26 @@ public:
         mNotFull.notify_one();
         return true;
     }
+    /** A consumed batch back for reuse: its buffers keep their capacity, so a reader does not grow a
+     *  new one (and fault its pages in) every 50,000 names. */
+    void recycle(NameBlock &&batch)
+    {
+        batch.bytes.resize(0); // clear() would free it
+        batch.names.clear();
+        std::lock_guard lock(mMutex);
+        if (mSpare.size() < mCapacity)
+            mSpare.push_back(std::move(batch));
+    }
+    /** An empty batch, reused when one is spare. */
+    NameBlock fresh()
+    {
+        std::lock_guard lock(mMutex);
+        if (mSpare.empty())
+            return {};
+        NameBlock b = std::move(mSpare.back());
+        mSpare.pop_back();
+        return b;
+    }
     void close()
     {
         std::lock_guard lock(mMutex);
@@ -59,6 +78,7 @@ private:
     std::mutex mMutex;
     std::condition_variable mNotEmpty, mNotFull;
     std::deque<NameBlock> mItems;
+    std::vector<NameBlock> mSpare;
     size_t mCapacity;
     bool mClosed = false;
 };
@@ -130,6 +150,7 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
                 }
                 writer.addAscii(ascii.data(), qsizetype(ascii.size()));
                 exported += qint64(batch.size());
+                queue.recycle(std::move(batch));
             }
             writer.flush();
             std::lock_guard lock(errorMutex);
@@ -139,14 +160,23 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
     // Readers: each shard in a repeatable-read, read-only snapshot, with COPY ... TO STDOUT.
     std::vector<std::thread> readers;
     std::atomic<int> finishedReaders{0};
+    std::mutex finishedMutex;
+    std::condition_variable readerFinished;
     struct Finished {
         std::atomic<int> &count;
-        ~Finished() { ++count; }
+        std::mutex &mutex;
+        std::condition_variable &cv;
+        ~Finished()
+        {
+            std::lock_guard lock(mutex);
+            ++count;
+            cv.notify_all();
+        }
     };
     for (qsizetype si = 0; si < sources.size(); ++si)
         readers.emplace_back([&, si] {
             const ConnectionSpec &source = sources[si];
-            Finished finished{finishedReaders};
+            Finished finished{finishedReaders, finishedMutex, readerFinished};
             PgConn conn(source.toConninfo(), PgConn::SearchPath::CatalogFirst);
             if (!conn.ok()) {
                 fail(makeError(ErrorKind::Connection,
@@ -177,7 +207,7 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
                         ++valid;
                     }
                     if (batch.size() >= 50000)
-                        queue.push(std::exchange(batch, {}));
+                        queue.push(std::exchange(batch, queue.fresh()));
                     return !cancelled();
                 });
             if (!rows)
@@ -190,7 +220,7 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
     for (qsizetype fi = 0; fi < files.size(); ++fi)
         readers.emplace_back([&, fi] {
             const QString &path = files[fi];
-            Finished finished{finishedReaders};
+            Finished finished{finishedReaders, finishedMutex, readerFinished};
             QFile f(path);
             if (!f.open(QIODevice::ReadOnly)) {
                 fail(makeError(ErrorKind::Io, QStringLiteral("cannot read %1: %2").arg(path, f.errorString())));
@@ -200,19 +230,26 @@ Result<ExportReport> NameExport::run(const QList<ConnectionSpec> &sources, const
             bool more = true;
             qint64 valid = 0;
             while (more && !cancelled()) {
-                NameBlock batch;
+                NameBlock batch = queue.fresh();
                 more = reader.nextBlock(batch);
                 valid += qint64(batch.size());
                 queue.push(std::move(batch));
             }
             perSource[size_t(sources.size() + fi)] = valid;
         });
-    // Progress from this thread while the readers run.
-    while (finishedReaders.load() < int(readers.size())) {
-        QThread::msleep(100);
+    // Progress from this thread while the readers run; the last reader's end wakes it at once.
+    for (;;) {
+        {
+            std::unique_lock lock(finishedMutex);
+            if (readerFinished.wait_for(lock, std::chrono::milliseconds(100),
+                                        [&] { return finishedReaders.load() == int(readers.size()); }))
+                break;
+        }
         if (mProgress)
             mProgress(exported.load());
     }
+    if (mProgress)
+        mProgress(exported.load());
     for (auto &t : readers)
         t.join();
     queue.close();

@@ -16,6 +16,8 @@
 #include <atomic>
 #include <functional>
 #include <optional>
+#include <thread>
+#include <vector>
 
 namespace bloom {
 
@@ -143,6 +145,9 @@ public:
     using ProgressFn = std::function<void(const RebuildProgress &)>;
 
     Rebuilder(Database &filterDb, RebuildOptions options);
+    ~Rebuilder();
+    Rebuilder(const Rebuilder &) = delete;
+    Rebuilder &operator=(const Rebuilder &) = delete;
     void setProgress(ProgressFn fn) { mProgress = std::move(fn); }
     void setCancelFlag(const std::atomic<bool> *flag) { mCancel = flag; }
 
@@ -180,12 +185,15 @@ private:
     void report(const QString &stage, qint64 done, qint64 total);
     bool cancelled() const { return mCancel && mCancel->load(); }
     void pauseForTests(const QString &stage);
+    void startPrefault();
+    void joinPrefault();
 
     Database &mDb;
     RebuildOptions mOptions;
     ProgressFn mProgress;
     const std::atomic<bool> *mCancel = nullptr;
     BitArray mBits;
+    std::vector<std::thread> mPrefault; ///< fault the bit array in while prepare() waits on the server
     QualifiedName mInto, mIntoFunction;
     QElapsedTimer *mClock = nullptr;
 };

@@ -1,5 +1,7 @@
 #include "model/bitarray.h"
 
+#include <algorithm>
+#include <atomic>
 #include <new>
 #include <utility>
 
@@ -28,6 +30,22 @@ void BitArray::reset(std::size_t bytes)
     (void)madvise(p, bytes, MADV_HUGEPAGE); // a hint: without transparent huge pages, small pages
     mData = static_cast<std::uint8_t *>(p);
     mSize = bytes;
+}
+
+void BitArray::populate(std::size_t from, std::size_t to)
+{
+    constexpr std::size_t Page = 4096;
+    from = from / Page * Page;
+    to = std::min(mSize, (to + Page - 1) / Page * Page);
+    if (from >= to)
+        return;
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(mData + from, to - from, MADV_POPULATE_WRITE) == 0)
+        return;
+#endif
+    // Kernels before 5.14: a write to each page faults it in.
+    for (std::size_t i = from; i < to; i += Page)
+        std::atomic_ref<std::uint8_t>(mData[i]).fetch_or(0, std::memory_order_relaxed);
 }
 
 void BitArray::release()

@@ -29,6 +29,9 @@ public:
 
     /** Zeroed anew at `bytes` (0: released). */
     void reset(std::size_t bytes = 0);
+    /** Faults bytes [from, to) in ahead of their first write (the zeroing of fresh pages is then paid
+     *  by the caller's thread, e.g. while another waits on the network); the contents stay zero. */
+    void populate(std::size_t from, std::size_t to);
     std::uint8_t *data() { return mData; }
     const std::uint8_t *data() const { return mData; }
     std::size_t size() const { return mSize; }

@@ -34,7 +34,8 @@ qsizetype SharedBits::Writer::bufferBytes(const Geometry &g, qsizetype bufferNam
 {
     const qsizetype ranges = qsizetype(std::max<quint64>(Ranges, quint64(g.chunks()) >> 16));
     const qsizetype perRange = std::clamp<qsizetype>(bufferNames / ranges, 1, 1 << 20);
-    return (ranges + 1) * perRange * qsizetype(1 + g.k()) * 2; // the buckets and one to sort into // the buckets and one bucket to sort into
+    return (ranges + 1) * perRange * qsizetype(1 + g.k()) *
+           2; // the buckets and one to sort into // the buckets and one bucket to sort into
 }
 
 qsizetype SharedBits::Writer::bufferFor(const Geometry &g, int writers)

@@ -13,10 +13,10 @@ namespace bloom {
 /**
  * A dense bit array of a geometry (chunk-major, MSB first, as a bit(N) row) that many threads OR
  * names into at once without an atomic operation per bit. The array is cut into ranges (1/256 of it,
- * 512 KiB for the reference filter; ranges of 2^16 chunks past 2^24 chunks); each thread's Writer keeps a bucket of placements per range and,
- * when a bucket is full, ORs it in under that range's lock in chunk order: the range's cache lines are
- * then visited once each, in address order, instead of a cache miss per bit. With `touched`, a byte per
- * chunk is set too.
+ * 512 KiB for the reference filter; ranges of 2^16 chunks past 2^24 chunks); each thread's Writer keeps a bucket of
+ * placements per range and, when a bucket is full, ORs it in under that range's lock in chunk order: the range's cache
+ * lines are then visited once each, in address order, instead of a cache miss per bit. With `touched`, a byte per chunk
+ * is set too.
  */
 class SharedBits {
 public:

@@ -63,8 +63,8 @@ int main(int argc, char **argv)
         std::fill(bits.begin(), bits.end(), 0); // touched up front: page faults are not the writer's cost
         SharedBits shared(big, bits.data());
         const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-        for (const qsizetype buffer : {qsizetype(16384), qsizetype(65536), qsizetype(262144), qsizetype(1) << 20,
-                                       qsizetype(1) << 21}) {
+        for (const qsizetype buffer :
+             {qsizetype(16384), qsizetype(65536), qsizetype(262144), qsizetype(1) << 20, qsizetype(1) << 21}) {
             t.restart();
             std::vector<std::thread> pool;
             for (int i = 0; i < threads; ++i)

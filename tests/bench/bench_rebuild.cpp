@@ -139,14 +139,21 @@ int main(int argc, char **argv)
     const long rssBefore = maxRssKiB();
     t.restart();
     Rebuilder ours(**db, o);
+    QStringList timeline; // when each stage began
+    ours.setProgress([&timeline, &t](const RebuildProgress &p) {
+        if (timeline.isEmpty() || !timeline.last().startsWith(p.stage + QLatin1Char(' ')))
+            timeline.append(QStringLiteral("%1 %2").arg(p.stage).arg(seconds(t), 0, 'f', 2));
+    });
     auto r = ours.run();
     const double oursSeconds = seconds(t);
+    timeline.append(QStringLiteral("end %1").arg(oursSeconds, 0, 'f', 2));
     if (!r)
         die(r.error().toString());
     const long rssPeak = maxRssKiB();
     (void)Rebuilder::abort(**db);
     std::printf("rebuild  bloomctl rebuild: %.2f s (export+hash %.2f s, write %.2f s, index %.2f s)\n", oursSeconds,
                 r->exportSeconds, r->writeSeconds, r->indexSeconds);
+    std::printf("         stages began at (s): %s\n", qPrintable(timeline.join(QStringLiteral(", "))));
     std::printf("         peak memory: +%.0f MiB over the process before (bit array %.0f MiB); %.2fx the array\n",
                 (rssPeak - rssBefore) / 1024.0, double(r->arrayBytes) / 1048576.0,
                 (rssPeak - rssBefore) * 1024.0 / double(r->arrayBytes));
