@@ -164,8 +164,8 @@ int main(int argc, char **argv)
     const double copyOutSeconds = qMin(before.first, after.first), copyInSeconds = qMin(before.second, after.second);
     const double copyOnly = copyOutSeconds + copyInSeconds;
     std::printf("copy     COPY the names out (4 shards in parallel) %.2f s + COPY the table in with its key %.2f s "
-                "= %.2f s (the faster of a run before the rebuild and one after)\n",
-                copyOutSeconds, copyInSeconds, copyOnly);
+                "= %.2f s (the faster of a run before the rebuild and one after: %.2f + %.2f s, %.2f + %.2f s)\n",
+                copyOutSeconds, copyInSeconds, copyOnly, before.first, before.second, after.first, after.second);
     std::printf("         ratio: the rebuild takes %.2fx the bare COPY traffic (export %.2fx the COPY out, write "
                 "and index %.2fx the COPY in)\n",
                 oursSeconds / copyOnly, r->exportSeconds / copyOutSeconds,
