@@ -54,9 +54,9 @@ Rebuilder::~Rebuilder()
 
 void Rebuilder::startPrefault()
 {
-    // The new filter's array, faulted in on every core while prepare() and the grace wait sit on the
-    // server (perf, 10M names into 2^31 bits: the zeroing of its pages on first write was 12% of the
-    // client's samples during the export, when client and server share both cores).
+    // The new filter's array, faulted in on every core while the grace wait sits idle (perf, 10M names
+    // into 2^31 bits: the zeroing of its pages on first write was 12% of the client's samples during
+    // the export, when client and server share both cores).
     const size_t bytes = size_t(mOptions.geometry.totalBytes());
     mBits.reset(bytes);
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -144,8 +144,6 @@ Result<RebuildReport> Rebuilder::run()
         Rebuilder *r;
         ~Unlock() { (void)r->mDb.exec(QStringLiteral("select pg_catalog.pg_advisory_unlock_all()")); }
     } unlock{this};
-    if (!mOptions.sqlMethod)
-        startPrefault();
     if (auto s = prepare(); !s)
         return s.error();
     auto r = runPrepared();
@@ -182,6 +180,11 @@ Result<RebuildReport> Rebuilder::runPrepared()
     // Names the live function places from now on are recorded. An add that happened just before
     // and whose user row commits after the export snapshot is covered by the grace wait.
     report(QStringLiteral("grace"), 0, mOptions.graceSeconds);
+    // The grace wait faults the new array in (a second's work at most). Without a grace the export's
+    // writers fault it in as they go: started before prepare(), the prefault slowed prepare's server
+    // work by 0.2-0.4 s and bench_rebuild saw no gain in the export above its noise.
+    if (!mOptions.sqlMethod && mOptions.graceSeconds > 0)
+        startPrefault();
     for (int i = 0; i < mOptions.graceSeconds * 10 && !cancelled(); ++i)
         QThread::msleep(100);
     if (auto s = stage("export"); !s)
@@ -332,6 +335,7 @@ Status Rebuilder::prepare()
         QStringLiteral("\nbegin\n  perform %1(name); -- bloomscope rebuild: record the name\n").arg(names->record));
     QString sql =
         QStringLiteral(
+            "set local client_min_messages = warning;\n" // no NOTICE on stderr for the drop of a table never made
             "drop table if exists %2;\n"
             "create table %1 (live_table text not null, live_function text not null, new_table text not null, "
             "  new_function text not null, original_function text not null, stage text not null, "

@@ -193,7 +193,7 @@ private:
     ProgressFn mProgress;
     const std::atomic<bool> *mCancel = nullptr;
     BitArray mBits;
-    std::vector<std::thread> mPrefault; ///< fault the bit array in while prepare() waits on the server
+    std::vector<std::thread> mPrefault; ///< fault the bit array in during the grace wait
     QualifiedName mInto, mIntoFunction;
     QElapsedTimer *mClock = nullptr;
 };
