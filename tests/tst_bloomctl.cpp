@@ -448,8 +448,10 @@ private slots:
             if (!input.isNull())
                 p.write(input);
             p.closeWriteChannel();
-            p.waitForFinished(180000);
-            return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+            const bool finished = p.waitForFinished(180000);
+            // -1: still running after three minutes; -2: a crash (valgrind dies of the client's signal)
+            const int code = !finished ? -1 : p.exitStatus() == QProcess::CrashExit ? -2 : p.exitCode();
+            return std::pair{code, QString::fromUtf8(p.readAllStandardError())};
         };
         QByteArray names;
         for (int i = 0; i < 2000; ++i)
