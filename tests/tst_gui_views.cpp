@@ -12,6 +12,7 @@
 #include "shards/shardsession.h"
 #include "step/stepthroughview.h"
 #include "style/files.h"
+#include "style/statuslabel.h"
 #include "style/theme.h"
 #include "teach/teachwindow.h"
 
@@ -22,6 +23,7 @@
 #include <QApplication>
 #include <QChartView>
 #include <QComboBox>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -95,6 +97,7 @@ private slots:
     void longNamesStayBoundedInTheStepThrough();
     void keyboardAndMenusReachEveryAction();
     void everyControlHasAnAccessibleName();
+    void longStatusLinesAreCutAndTheWholeLineIsTheTooltip();
 
     void windowsFitTheScreen()
     {
@@ -525,6 +528,47 @@ void TestGuiViews::everyControlHasAnAccessibleName()
         }
     }
     QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral("; "))));
+}
+
+void TestGuiViews::longStatusLinesAreCutAndTheWholeLineIsTheTooltip()
+{
+    // A DBA must be able to read the whole of an error: a status line longer than the window is cut
+    // with an ellipsis, never widens the window, and is whole in the tooltip and for screen readers.
+    // Text that looks like HTML (a typed name) is shown as typed.
+    const QString longLine = QStringLiteral("Add failed: <b>not bold</b> ") + QString(400, QLatin1Char('x')) +
+                             QStringLiteral(" the end that must be readable");
+    const QString text = longLine + QStringLiteral("\nFix: a second line");
+    MainWindow main;
+    TeachWindow teach;
+    RedisWindow redis;
+    for (QMainWindow *w : std::initializer_list<QMainWindow *>{&main, &teach, &redis}) {
+        const QString what = QString::fromLatin1(w->metaObject()->className());
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        const int width = w->width();
+        auto *status = w->findChild<StatusLabel *>(QStringLiteral("status"));
+        QVERIFY2(status, qPrintable(what));
+        status->setText(text);
+        QTest::qWait(20);
+        QCOMPARE(w->width(), width);
+        QVERIFY2(w->minimumSizeHint().width() <= 900, qPrintable(what));
+        QVERIFY2(status->isCut(), qPrintable(what));
+        const QStringList shown = status->shownText().split(QLatin1Char('\n'));
+        QCOMPARE(shown.size(), 2);
+        QVERIFY2(shown[0].endsWith(QChar(0x2026)) && shown[0].startsWith(QLatin1String("Add failed: <b>not bold</b>")),
+                 qPrintable(what + QLatin1String(": ") + shown[0]));
+        QCOMPARE(shown[1], QStringLiteral("Fix: a second line"));
+        QCOMPARE(status->text(), text);
+        QHelpEvent help(QEvent::ToolTip, QPoint(5, 5), status->mapToGlobal(QPoint(5, 5)));
+        QApplication::sendEvent(status, &help);
+        QTRY_COMPARE(QToolTip::text(), text);
+        QToolTip::hideText();
+        // A line that fits is drawn whole and has no tooltip of its own.
+        status->setText(QStringLiteral("Ready."));
+        QVERIFY(!status->isCut());
+        QCOMPARE(status->shownText(), QStringLiteral("Ready."));
+        w->hide();
+    }
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 #include "postgres/pgconn.h"
 #include "style/files.h"
+#include "style/statuslabel.h"
 #include "style/theme.h"
 
 #include "admin/rebuilddialog.h"
@@ -208,11 +209,9 @@ MainWindow::MainWindow(QWidget *parent)
     });
     setRefreshInterval(5);
 
-    mStatus = new QLabel(tr("Not connected."), this);
-    mStatus->setObjectName(QStringLiteral("status"));
     // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
-    mStatus->setMinimumWidth(1);
-    mStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    mStatus = new StatusLabel(tr("Not connected."), this);
+    mStatus->setObjectName(QStringLiteral("status"));
     statusBar()->addWidget(mStatus, 1);
 
     connect(mSession, &FilterSession::opened, this, &MainWindow::opened);

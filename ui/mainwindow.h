@@ -16,6 +16,7 @@ class QTimer;
 
 namespace bloom {
 
+class StatusLabel;
 class ChunkGridWidget;
 class ConnectDialog;
 class DemoRunner;
@@ -142,7 +143,7 @@ private:
     QComboBox *mScaleMode = nullptr;
     QComboBox *mSince = nullptr; ///< "written since": the last refresh, or a recorded snapshot
     qint64 mHistoryAskedAtMs = 0;
-    QLabel *mStatus = nullptr;
+    StatusLabel *mStatus = nullptr;
     QSpinBox *mInterval = nullptr;
     QCheckBox *mPause = nullptr;
     QCheckBox *mAdapt = nullptr;

@@ -1,6 +1,7 @@
 // MainWindow's admin actions: admin mode, add a name, load a file, sample the FPR. Every write is
 // confirmed with the table, the rows and the exact SQL it runs.
 #include "mainwindow.h"
+#include "style/statuslabel.h"
 
 #include "admin/rebuilddialog.h"
 #include "admin/swapdialog.h"

@@ -1,6 +1,7 @@
 // MainWindow's history: the recorded snapshots in the FPR tab, the heatmap's "written since a
 // snapshot", and Admin > Record a snapshot now. Every read runs on the session's worker.
 #include "mainwindow.h"
+#include "style/statuslabel.h"
 
 #include "fpr/fprview.h"
 #include "fpr/historychart.h"

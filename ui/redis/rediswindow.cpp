@@ -1,6 +1,7 @@
 #include "redis/rediswindow.h"
 #include "heatmap/heatmapwidget.h"
 #include "style/files.h"
+#include "style/statuslabel.h"
 #include "style/theme.h"
 
 #include "session/sessiontypes.h"
@@ -208,7 +209,9 @@ RedisWindow::RedisWindow(QWidget *parent)
     mTabs->addTab(fprTab, tr("FPR"));
     mTabs->addTab(stepTab, tr("Step-through"));
     setCentralWidget(mTabs);
-    mStatus = new QLabel(this);
+    // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
+    mStatus = new StatusLabel(QString(), this);
+    mStatus->setObjectName(QStringLiteral("status"));
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));

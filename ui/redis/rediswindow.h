@@ -16,6 +16,7 @@ class QValueAxis;
 
 namespace bloom {
 
+class StatusLabel;
 class HeatmapLegend;
 class RedisHeatmap;
 
@@ -63,7 +64,7 @@ private:
     QTabWidget *mTabs = nullptr;
     RedisHeatmap *mHeatmap = nullptr;
     QLabel *mSummary = nullptr;
-    QLabel *mStatus = nullptr;
+    StatusLabel *mStatus = nullptr;
     QLineSeries *mModelLine = nullptr;
     QLineSeries *mTextbookLine = nullptr;
     QScatterSeries *mNow = nullptr;

@@ -1,5 +1,6 @@
 #include "teach/teachwindow.h"
 #include "style/files.h"
+#include "style/statuslabel.h"
 #include "style/theme.h"
 
 #include "model/name.h"
@@ -190,10 +191,9 @@ TeachWindow::TeachWindow(QWidget *parent)
     mTabs->addTab(mCompare, tr("Classic vs blocked"));
     setCentralWidget(mTabs);
     connect(mTabs, &QTabWidget::currentChanged, this, &TeachWindow::updateStatus);
-    mStatus = new QLabel(this);
     // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
-    mStatus->setMinimumWidth(1);
-    mStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    mStatus = new StatusLabel(QString(), this);
+    mStatus->setObjectName(QStringLiteral("status"));
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));

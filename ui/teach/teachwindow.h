@@ -18,6 +18,7 @@ class QTimer;
 
 namespace bloom {
 
+class StatusLabel;
 class BitGridWidget;
 class CompareView;
 
@@ -99,7 +100,7 @@ private:
     QSlider *mSpeed = nullptr;
     QLabel *mHash = nullptr;
     QLabel *mVerdict = nullptr;
-    QLabel *mStatus = nullptr;
+    StatusLabel *mStatus = nullptr;
     BitGridWidget *mGrid = nullptr;
     QListWidget *mLog = nullptr;
     CompareView *mCompare = nullptr;
