@@ -28,11 +28,17 @@ struct CtlRun {
     QByteArray out, err;
 };
 
-/** Runs the built bloomctl with `args` (stdin: `input`, closed at once when null). */
-inline CtlRun runBloomctl(const QStringList &args, const QByteArray &input = {})
+/**
+ * Runs the built bloomctl with `args` (stdin: `input`, closed at once when null), under `wrapper`
+ * when one is given (a program and its options, e.g. valgrind's).
+ */
+inline CtlRun runBloomctl(const QStringList &args, const QByteArray &input = {}, const QStringList &wrapper = {})
 {
     QProcess p;
-    p.start(QStringLiteral(BLOOMCTL_PATH), args);
+    if (wrapper.isEmpty())
+        p.start(QStringLiteral(BLOOMCTL_PATH), args);
+    else
+        p.start(wrapper.first(), wrapper.mid(1) + QStringList{QStringLiteral(BLOOMCTL_PATH)} + args);
     p.waitForStarted();
     if (!input.isNull())
         p.write(input);

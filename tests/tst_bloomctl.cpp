@@ -439,20 +439,7 @@ private slots:
         // top CMakeLists.txt.)
         const QString valgrind = QStandardPaths::findExecutable(QStringLiteral("valgrind"));
         QVERIFY2(!valgrind.isEmpty(), "valgrind is missing: run packaging/setup, which installs it");
-        const auto memcheck = [&](const QStringList &args, const QByteArray &input = {}) {
-            QProcess p;
-            p.start(valgrind, QStringList{QStringLiteral("-q"), QStringLiteral("--error-exitcode=99"),
-                                          QStringLiteral(BLOOMCTL_PATH), QStringLiteral("--db"), mDb} +
-                                  args);
-            p.waitForStarted();
-            if (!input.isNull())
-                p.write(input);
-            p.closeWriteChannel();
-            const bool finished = p.waitForFinished(180000);
-            // -1: still running after three minutes; -2: a crash (valgrind dies of the client's signal)
-            const int code = !finished ? -1 : p.exitStatus() == QProcess::CrashExit ? -2 : p.exitCode();
-            return std::pair{code, QString::fromUtf8(p.readAllStandardError())};
-        };
+        const QStringList memcheck{valgrind, QStringLiteral("-q"), QStringLiteral("--error-exitcode=99")};
         QByteArray names;
         for (int i = 0; i < 2000; ++i)
             names += "memcheck-" + QByteArray::number(i) + '\n';
@@ -462,9 +449,10 @@ private slots:
               std::pair{QStringList{QStringLiteral("add"), QStringLiteral("memcheck-added")}, QByteArray()},
               std::pair{QStringList{QStringLiteral("load"), QStringLiteral("-")}, names},
               std::pair{QStringList{QStringLiteral("explain"), QStringLiteral("memcheck-7")}, QByteArray()}}) {
-            const auto [code, said] = memcheck(args, input);
-            QVERIFY2(code == 0, qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": exit %1\n").arg(code) +
-                                           said.left(4000)));
+            // exit 99: valgrind found an error; -2: a crash; -1: still running after two minutes
+            const Run r = test::runBloomctl(QStringList{QStringLiteral("--db"), mDb} + args, input, memcheck);
+            QVERIFY2(r.code == 0, qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": exit %1\n").arg(r.code) +
+                                             QString::fromUtf8(r.err.left(4000))));
         }
     }
 

@@ -19,6 +19,7 @@
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAbstractSpinBox>
+#include <QAccessible>
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
@@ -29,6 +30,7 @@
 #include <QLegendMarker>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QListWidget>
 #include <QLogValueAxis>
 #include <QMenuBar>
 #include <QRegularExpression>
@@ -187,6 +189,14 @@ void TestGuiViews::everyTextMeetsContrastInBothPalettes()
         teach.playReferenceExample();
         QTRY_VERIFY(teach.idle());
         expectLabels(QStringLiteral("teach"), &teach);
+        // the log's highlighted false positive (bjarne) on its own background
+        for (QListWidget *log : teach.findChildren<QListWidget *>())
+            for (int i = 0; i < log->count(); ++i)
+                if (log->item(i)->background().style() != Qt::NoBrush)
+                    expect(QStringLiteral("log line %1").arg(log->item(i)->text().left(20)),
+                           log->item(i)->foreground().style() != Qt::NoBrush ? log->item(i)->foreground().color()
+                                                                             : log->palette().color(QPalette::Text),
+                           log->item(i)->background().color());
         teach.showCompare();
         expectLabels(QStringLiteral("compare"), &teach);
         QVERIFY2(mFailures.isEmpty(), qPrintable(name + QStringLiteral(": ") + mFailures.join(QStringLiteral("; "))));
@@ -559,6 +569,20 @@ void TestGuiViews::longStatusLinesAreCutAndTheWholeLineIsTheTooltip()
                  qPrintable(what + QLatin1String(": ") + shown[0]));
         QCOMPARE(shown[1], QStringLiteral("Fix: a second line"));
         QCOMPARE(status->text(), text);
+        QAccessibleInterface *accessible = QAccessible::queryAccessibleInterface(status);
+        QVERIFY(accessible);
+        QCOMPARE(accessible->text(QAccessible::Name), text);
+        // The colour a style sheet gives it (the main window's lost connection, in red) is drawn.
+        status->setStyleSheet(QStringLiteral("color: #d00000"));
+        const QImage drawn = status->grab().toImage();
+        bool red = false;
+        for (int y = 0; y < drawn.height() && !red; ++y)
+            for (int x = 0; x < drawn.width() && !red; ++x) {
+                const QColor c = drawn.pixelColor(x, y);
+                red = c.red() > 150 && c.green() < 90 && c.blue() < 90;
+            }
+        QVERIFY2(red, qPrintable(what));
+        status->setStyleSheet(QString());
         QHelpEvent help(QEvent::ToolTip, QPoint(5, 5), status->mapToGlobal(QPoint(5, 5)));
         QApplication::sendEvent(status, &help);
         QTRY_COMPARE(QToolTip::text(), text);

@@ -9,6 +9,7 @@
 #include "testcluster.h"
 
 #include <QBuffer>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryFile>
 #include <QTest>
@@ -145,22 +146,37 @@ private slots:
         QCOMPARE(referenceFree(mShardNames + mFileNames), 0);
     }
 
+    void cancelLeavesTheLiveFilterUntouched_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<int>("grace");
+        QTest::newRow("while writing") << QStringLiteral("write") << 0;
+        // the new array is being faulted in on every core during the grace wait
+        QTest::newRow("in the grace wait") << QStringLiteral("grace") << 5;
+    }
+
     void cancelLeavesTheLiveFilterUntouched()
     {
+        QFETCH(QString, stage);
+        QFETCH(int, grace);
         auto db = openDb(filterDb());
         RebuildOptions o;
         o.intoTable = QStringLiteral("cancelled");
         o.geometry = *Geometry::fromCounts(262144, 8192, 7);
         o.sources = {*ConnectionSpec::parse(shard(1))};
-        o.graceSeconds = 0;
+        o.graceSeconds = grace;
         std::atomic<bool> cancel{false};
         Rebuilder r(*db, o);
         r.setCancelFlag(&cancel);
-        r.setProgress([&cancel](const RebuildProgress &p) {
-            if (p.stage == QLatin1String("write"))
+        r.setProgress([&cancel, stage](const RebuildProgress &p) {
+            if (p.stage == stage)
                 cancel.store(true);
         });
+        QElapsedTimer took;
+        took.start();
         auto result = r.run();
+        if (grace > 0) // the cancel ends the wait (and the prefault it runs), not the wait's end
+            QVERIFY2(took.elapsed() < grace * 1000, qPrintable(QStringLiteral("%1 ms").arg(took.elapsed())));
         QVERIFY(!result.ok());
         QCOMPARE(result.error().kind, ErrorKind::Cancelled);
         // The rebuild cleaned up after itself: the live function is the application's again.

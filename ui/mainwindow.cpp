@@ -209,9 +209,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     setRefreshInterval(5);
 
-    // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
     mStatus = new StatusLabel(tr("Not connected."), this);
-    mStatus->setObjectName(QStringLiteral("status"));
     statusBar()->addWidget(mStatus, 1);
 
     connect(mSession, &FilterSession::opened, this, &MainWindow::opened);

@@ -16,7 +16,6 @@ class QTimer;
 
 namespace bloom {
 
-class StatusLabel;
 class ChunkGridWidget;
 class ConnectDialog;
 class DemoRunner;
@@ -24,8 +23,9 @@ class FilterSession;
 class FprView;
 class HeatmapLegend;
 class HeatmapWidget;
-class SkewChart;
 class ShardSession;
+class SkewChart;
+class StatusLabel;
 class StepThroughView;
 class TypingView;
 

@@ -165,25 +165,17 @@ Status FilterStore::discover()
             QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)").arg(tableText(), found),
             QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
 
-    // Two statements, not one: min and max come from the primary key's ends, and a count alone can be
-    // an index-only scan of the key when the table is all-visible (6 ms instead of a 45 ms sequential
-    // scan of the reference filter's 128 MiB, which also pushed other tables out of the cache; a table
-    // whose rows were just written is scanned either way).
-    // (Each on a query object of its own. With both on `q`, GCC 12 at -O2 miscompiled this function:
-    // valgrind showed a write past the block of the next QList append, while -O1, ASan and
-    // -fno-strict-aliasing builds were clean; the project now builds with that flag.)
-    qint64 minChunk = 0, maxChunk = 0, rows = 0;
-    {
-        QSqlQuery ends(mDb.db());
-        if (!ends.exec(QStringLiteral("select min(chunk), max(chunk) from %1").arg(mTable)) || !ends.next())
-            return Database::queryError(ends, QStringLiteral("reading the chunk numbers of %1").arg(tableText()));
-        minChunk = ends.value(0).toLongLong();
-        maxChunk = ends.value(1).toLongLong();
-        QSqlQuery count(mDb.db());
-        if (!count.exec(QStringLiteral("select count(*) from %1").arg(mTable)) || !count.next())
-            return Database::queryError(count, QStringLiteral("counting the rows of %1").arg(tableText()));
-        rows = count.value(0).toLongLong();
-    }
+    // Each figure in a subquery of its own: min and max then come from the primary key's ends and the
+    // count can be an index-only scan of the key when the table is all-visible (6 ms, against 43 ms
+    // for one sequential scan computing all three on the reference filter's 128 MiB).
+    if (!q.exec(QStringLiteral("select (select min(chunk) from %1), (select max(chunk) from %1), "
+                               "(select count(*) from %1)")
+                    .arg(mTable)) ||
+        !q.next())
+        return Database::queryError(q, QStringLiteral("counting the rows of %1").arg(tableText()));
+    const qint64 minChunk = q.value(0).toLongLong();
+    const qint64 maxChunk = q.value(1).toLongLong();
+    const qint64 rows = q.value(2).toLongLong();
     if (rows == 0 || !std::has_single_bit(quint64(rows)) || minChunk != 0 || maxChunk != rows - 1)
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("table %1 has %2 rows, chunks %3..%4: a filter has 2^c rows numbered 0..2^c-1")

@@ -209,9 +209,7 @@ RedisWindow::RedisWindow(QWidget *parent)
     mTabs->addTab(fprTab, tr("FPR"));
     mTabs->addTab(stepTab, tr("Step-through"));
     setCentralWidget(mTabs);
-    // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
     mStatus = new StatusLabel(QString(), this);
-    mStatus->setObjectName(QStringLiteral("status"));
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));

@@ -16,9 +16,9 @@ class QValueAxis;
 
 namespace bloom {
 
-class StatusLabel;
 class HeatmapLegend;
 class RedisHeatmap;
+class StatusLabel;
 
 /**
  * The reference's Redis bitmap filter in the GUI (`bloomscope --redis URL`): the heatmap of its

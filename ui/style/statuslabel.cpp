@@ -10,17 +10,23 @@ namespace bloom {
 StatusLabel::StatusLabel(const QString &text, QWidget *parent)
     : QLabel(text, parent)
 {
+    setObjectName(QStringLiteral("status"));
     setTextFormat(Qt::PlainText);
     setMinimumWidth(1);
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 }
 
+QRect StatusLabel::textRect() const
+{
+    return contentsRect().adjusted(margin(), margin(), -margin(), -margin());
+}
+
 QString StatusLabel::shownText() const
 {
-    const int width = contentsRect().width() - 2 * margin() - 2 * qMax(0, indent());
+    const int width = qMax(1, textRect().width());
     QStringList lines = text().split(QLatin1Char('\n'));
     for (QString &line : lines)
-        line = fontMetrics().elidedText(line, Qt::ElideRight, qMax(1, width));
+        line = fontMetrics().elidedText(line, Qt::ElideRight, width);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -32,20 +38,16 @@ bool StatusLabel::isCut() const
 void StatusLabel::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    const QRect r = contentsRect().adjusted(margin(), margin(), -margin(), -margin());
-    style()->drawItemText(&p, r, int(alignment()), palette(), isEnabled(), shownText(), foregroundRole());
+    style()->drawItemText(&p, textRect(), int(alignment()), palette(), isEnabled(), shownText(), foregroundRole());
 }
 
 bool StatusLabel::event(QEvent *event)
 {
-    if (event->type() == QEvent::ToolTip) {
-        const auto *help = static_cast<QHelpEvent *>(event);
+    if (event->type() == QEvent::ToolTip && toolTip().isEmpty()) {
         if (isCut())
-            QToolTip::showText(help->globalPos(), text(), this);
-        else if (toolTip().isEmpty())
-            QToolTip::hideText();
+            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), text(), this);
         else
-            return QLabel::event(event);
+            QToolTip::hideText();
         return true;
     }
     return QLabel::event(event);

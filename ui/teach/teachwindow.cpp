@@ -38,6 +38,13 @@ namespace bloom {
 namespace {
 
 const QColor FalsePositiveColour(0xff, 0xe0, 0xb2);
+
+/** A log line of a false positive: the highlight, and text readable on it in either palette. */
+void markFalsePositive(QListWidgetItem *item, const QPalette &palette)
+{
+    item->setBackground(FalsePositiveColour);
+    item->setForeground(theme::readable(palette.color(QPalette::Text), FalsePositiveColour));
+}
 const QColor FreeColour(0x1e, 0x9e, 0x4a);
 const QColor MaybeColour(0xc0, 0x7a, 0x00);
 
@@ -191,9 +198,7 @@ TeachWindow::TeachWindow(QWidget *parent)
     mTabs->addTab(mCompare, tr("Classic vs blocked"));
     setCentralWidget(mTabs);
     connect(mTabs, &QTabWidget::currentChanged, this, &TeachWindow::updateStatus);
-    // Long status lines are cut at the window's edge (the whole line is the tooltip), never widen it.
     mStatus = new StatusLabel(QString(), this);
-    mStatus->setObjectName(QStringLiteral("status"));
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -416,7 +421,7 @@ void TeachWindow::finishOp()
         op.action == Action::Add ? tr("add %1: bits %2").arg(QString::fromUtf8(op.name), pos.join(QStringLiteral(", ")))
                                  : tr("check %1").arg(t.explain()));
     if (op.action == Action::Check && t.maybe && !t.added)
-        item->setBackground(FalsePositiveColour);
+        markFalsePositive(item, mLog->palette());
     mLog->addItem(item);
     mLog->scrollToBottom();
     mCurrent.reset();
@@ -527,7 +532,7 @@ bool TeachWindow::openSession(const QString &path, QString *error)
     for (const QJsonValue &v : doc.object().value(QLatin1String("log")).toArray()) {
         auto *item = new QListWidgetItem(v.toString());
         if (v.toString().contains(QLatin1String("false positive")))
-            item->setBackground(FalsePositiveColour);
+            markFalsePositive(item, mLog->palette());
         mLog->addItem(item);
     }
     mHash->setText(tr("Session %1: %2 with %3 names.")

@@ -18,9 +18,9 @@ class QTimer;
 
 namespace bloom {
 
-class StatusLabel;
 class BitGridWidget;
 class CompareView;
+class StatusLabel;
 
 /**
  * Teaching mode (`bloomscope --teach`): an in-memory filter, no database. Add and check names and
