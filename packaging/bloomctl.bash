@@ -9,7 +9,7 @@ _bloomctl()
     local options="--db --table --function --json --chunks --chunk-bits --k --csv --sample --yes
         --shards --generate --taken-share --typing-ms --debounce-ms --source --query --file --method
         --target-fpr --expected-names --into --into-function --grace --abort --exact --no-record
-        --allow-fewer-names --accept-uncarried --allow-smaller --audit-sample --redis --key --bits
+        --allow-fewer-names --accept-uncarried --allow-smaller --audit-sample --jobs --redis --key --bits
         --js --redis-demo --max-fpr --max-chunk-fill --warn-fpr --warn-chunk-fill --max-snapshot-age
         --since --thin --print-sql --install-function --version --help"
 
@@ -39,7 +39,7 @@ _bloomctl()
             return
             ;;
         --db|--source|--function|--into-function|--query|--chunks|--chunk-bits|--k|--sample|--generate| \
-        --taken-share|--typing-ms|--debounce-ms|--target-fpr|--expected-names|--grace|--audit-sample| \
+        --taken-share|--typing-ms|--debounce-ms|--target-fpr|--expected-names|--grace|--audit-sample|--jobs| \
         --redis|--key|--bits)
             return
             ;;

@@ -13,9 +13,14 @@
 #include "postgres/pgconn.h"
 #include "testcluster.h"
 
+#include <QBuffer>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTest>
+#include <QThread>
 
+#include <atomic>
+#include <thread>
 #include <tuple>
 
 using namespace bloom;
@@ -323,6 +328,7 @@ private slots:
         auto [code, out, err] = load(QStringLiteral("dba"), batch1);
         QVERIFY2(code == 0, err.constData());
         QVERIFY2(out.contains("\"batches\": 8"), out.constData());
+        QVERIFY2(out.contains("\"connections\": 2"), out.constData());
         QVERIFY2(!err.contains("note:"), err.constData());
         QCOMPARE(appFree(batch1), 0);
         QCOMPARE(appFree(mUsers), 0);
@@ -352,6 +358,106 @@ private slots:
         qInfo("heap pages: %lld before, %lld after the DBA's load, %lld after the application's", before, afterDba,
               heapPages());
         QVERIFY(mCluster.exec(QStringLiteral("filter"), QStringLiteral("vacuum username_filter")).ok());
+    }
+
+    /** The DBA's role may hold one session (a site's connection limit): the load's second connection
+     *  is refused, and the load writes every step on the one it has and says so. */
+    void aLoadWhoseSecondConnectionIsRefusedWritesOnOne()
+    {
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("alter role dba connection limit 1")).ok());
+        QProcess p;
+        p.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), as(QStringLiteral("dba")),
+                                                QStringLiteral("--json"), QStringLiteral("load"), QStringLiteral("-")});
+        QVERIFY(p.waitForStarted());
+        const QList<QByteArray> names = demoNames(300000, 73);
+        p.write(names.join('\n') + '\n');
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("alter role dba connection limit -1")).ok());
+        const QByteArray out = p.readAllStandardOutput(), err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        QVERIFY2(out.contains("\"connections\": 1"), out.constData());
+        QVERIFY2(out.contains("\"batches\": 8"), out.constData());
+        QVERIFY2(err.contains("note: the load's steps were written on 1 connection(s): connection 2 was refused"),
+                 err.constData());
+        QVERIFY2(err.contains("too many connections for role"), err.constData());
+        QCOMPARE(appFree(names), 0);
+        QCOMPARE(appFree(mUsers), 0);
+    }
+
+    /** A cancel while the second connection's part of a step waits on a row lock (an application's
+     *  transaction holds it): the load stops at once, cancels that statement too, says that part of a
+     *  step was committed, and loses nothing that was committed; loading again completes it. */
+    void aCancelStopsEveryConnectionOfTheLoad()
+    {
+        const QList<QByteArray> names = demoNames(300000, 74);
+        const QByteArray file = names.join('\n') + '\n';
+        auto db = dba();
+        FilterStore store(*db, FilterRef{});
+        QVERIFY(store.attach().ok());
+        // Step 1 is the first eighth of the chunks (the live table is whatever the swaps above left);
+        // the second connection writes the upper half of it.
+        const Geometry g = store.geometry();
+        const quint32 step = (g.chunks() + 7) / 8, half = (step + 1) / 2, locked = half + half / 2;
+        PgConn holder(as(QStringLiteral("app")));
+        QVERIFY(holder.exec(QStringLiteral("begin")).ok());
+        auto held =
+            holder.column(QStringLiteral("select chunk from username_filter where chunk = %1 for update").arg(locked));
+        QVERIFY(held && held->value(0) == QByteArray::number(locked));
+        std::atomic<bool> cancel{false}, loadReturned{false};
+        store.setCancelFlag(&cancel);
+        std::thread canceller([&] {
+            // Then the flag and the main session's cancel, as Ctrl-C does.
+            PgConn watch(mCluster.connectionString(QStringLiteral("filter")));
+            for (int i = 0; i < 600; ++i) {
+                // The second connection waits on the lock and the first has committed its half.
+                auto waiting = watch.column(
+                    QStringLiteral("select count(*) filter (where wait_event_type = 'Lock') || '/' || count(*) from "
+                                   "pg_stat_activity where usename = 'dba' and state = 'active'"));
+                if (waiting && waiting->value(0) == "1/1")
+                    break;
+                QThread::msleep(50);
+            }
+            cancel = true;
+            db->cancel();
+            // A load that went on waiting would wait for ever: the lock goes after 10 s whatever happens.
+            for (int i = 0; i < 200 && !loadReturned; ++i)
+                QThread::msleep(50);
+            (void)holder.exec(QStringLiteral("rollback"));
+        });
+        QBuffer in;
+        in.setData(file);
+        in.open(QIODevice::ReadOnly);
+        QElapsedTimer t;
+        t.start();
+        auto report = store.load(&in);
+        const qint64 ms = t.elapsed();
+        loadReturned = true;
+        canceller.join();
+        QVERIFY(!report.ok());
+        QCOMPARE(report.error().kind, ErrorKind::Cancelled);
+        QVERIFY2(ms < 8000, qPrintable(QString::number(ms)));
+        QVERIFY2(report.error().message.contains(QLatin1String("0 of the load's 8 steps (chunks in order) were "
+                                                               "committed to \"public\".\"username_filter\" before it, "
+                                                               "and part of step 1")),
+                 qPrintable(report.error().message));
+        QCOMPARE(one(QStringLiteral("select count(*) from pg_stat_activity where usename = 'dba' and state = "
+                                    "'active'")),
+                 QByteArray("0"));
+        // Nothing committed is lost: the names whose chunk is in the first connection's half check maybe.
+        QList<QByteArray> written;
+        for (const QByteArray &n : names)
+            if (placeAscii(g, n).chunk < half)
+                written.append(n);
+        QVERIFY(written.size() > 1000);
+        QCOMPARE(appFree(written), 0);
+        // The same input again completes the load.
+        store.setCancelFlag(nullptr);
+        in.close();
+        in.open(QIODevice::ReadOnly);
+        auto again = store.load(&in);
+        QVERIFY2(again.ok(), again ? "" : qPrintable(again.error().toString()));
+        QCOMPARE(appFree(names), 0);
     }
 };
 

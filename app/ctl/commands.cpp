@@ -35,7 +35,9 @@ Commands:
   info                  geometry, fill, estimated FPR and names, table size and health
   add NAME... | -       add names (one UPDATE each; '-' reads names from stdin)
   check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name
-  load FILE | -         bulk add, one name per line (UTF-8); bad lines reported and skipped
+  load FILE | - [--jobs N]
+                        bulk add, one name per line (UTF-8); bad lines reported and skipped;
+                        the committed steps are written on N connections (default 2, 1-8)
   fill [--csv]          set bits of every chunk (chunk,set_bits), one server-side scan
   fpr [--sample N]      the reference FPR estimate; with --sample, the rate measured on
                         N random names that were never added, beside estimate and model
@@ -217,7 +219,8 @@ Args parseArgs(const QStringList &argv)
                                       QStringLiteral("warn-fpr"),
                                       QStringLiteral("warn-chunk-fill"),
                                       QStringLiteral("max-snapshot-age"),
-                                      QStringLiteral("since")};
+                                      QStringLiteral("since"),
+                                      QStringLiteral("jobs")};
     static const QSet<QString> flags{QStringLiteral("json"),
                                      QStringLiteral("help"),
                                      QStringLiteral("csv"),

@@ -156,9 +156,14 @@ int cmdLoad(Context &c)
     const Args &a = c.args();
     if (a.positional.size() != 2)
         return c.usage(QStringLiteral("load takes one FILE, or - for stdin"));
+    bool jobsOk = true;
+    const int jobs = a.option("jobs", QStringLiteral("2")).toInt(&jobsOk);
+    if (!jobsOk || jobs < 1 || jobs > 8)
+        return c.usage(QStringLiteral("--jobs takes a whole number from 1 to 8"));
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
+    (*store)->setLoadConnections(jobs);
     const QString path = a.positional[1];
     QFile file(path);
     StdinDevice stdinDevice;
@@ -192,6 +197,7 @@ int cmdLoad(Context &c)
                                  {QStringLiteral("batches"), report->batches},
                                  {QStringLiteral("vacuum_seconds"), report->vacuumSeconds},
                                  {QStringLiteral("vacuum_refused"), report->vacuumRefused},
+                                 {QStringLiteral("connections"), report->connections},
                                  {QStringLiteral("bad_lines"), bad},
                                  {QStringLiteral("seconds"), report->seconds}});
     } else {
@@ -202,6 +208,9 @@ int cmdLoad(Context &c)
             c.out() << "; " << report->bad.size() << " bad line(s) skipped";
         c.out() << '\n';
     }
+    if (!report->fewerConnections.isEmpty())
+        c.err() << "note: the load's steps were written on " << report->connections
+                << " connection(s): " << report->fewerConnections << "\n";
     if (report->vacuumRefused)
         c.err() << "note: the load rewrote " << report->chunksUpdated << " rows of " << (*store)->ref().table
                 << " in one step, since this role may not VACUUM it; the table holds the old row versions "

@@ -22,6 +22,7 @@ class QSqlQuery;
 
 namespace bloom {
 
+class PgConn;
 class PreparedCheck;
 
 /** Which table and function make up a filter (defaults: the reference names). */
@@ -90,6 +91,12 @@ struct LoadReport {
     /** The load touched much of the table but this role may not vacuum it: written in one step, the
      *  table grew by the rows it rewrote until its owner (or autovacuum) vacuums it. */
     bool vacuumRefused = false;
+    /** Connections that wrote the steps: each step's chunks are split between them. */
+    int connections = 1;
+    /** Why fewer connections than asked for wrote the steps (a second one refused, another server). */
+    QString fewerConnections;
+    /** A failed step had parts that committed: some of its chunks were written. */
+    bool partOfAStep = false;
 };
 
 /** Measured FPR on names that were never added, next to the estimate and the model. */
@@ -119,6 +126,11 @@ public:
     void setCancelFlag(const std::atomic<bool> *flag) { mCancelFlag = flag; }
     /** When the caller runs the transaction (a swap), bulk adds neither begin, commit nor retry. */
     void setManagedTransaction(bool managed) { mManagedTransaction = managed; }
+
+    /** Connections a dense load writes its committed steps on (default 2, at most 8): each step's
+     *  chunks are split between them, so the server updates rows on that many cores. The write
+     *  that is one transaction (a role that may not vacuum, a managed transaction) uses one. */
+    void setLoadConnections(int n) { mLoadConnections = qBound(1, n, 8); }
 
     /** Creates the table and its function for g in one transaction; refuses to overwrite. */
     Status init(const Geometry &g);
@@ -222,11 +234,19 @@ private:
     Result<QList<bool>> checkOne(const Placement &p);
     /** Runs a fill query (its first column -1 carries the snapshot position) into `snap`. */
     Status readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed);
+    using MaskRows = std::function<qint64(const std::function<bool(const char *, qsizetype)> &)>;
     /** One transaction (unless managed): OR the mask rows `writeRows` produces (binary COPY rows of
      *  chunk and mask) into the table, a slice of them per statement. */
-    Status flushMasks(const std::function<qint64(const std::function<bool(const char *, qsizetype)> &)> &writeRows,
-                      qint64 *updated);
+    Status flushMasks(const MaskRows &writeRows, qint64 *updated);
+    /** flushMasks() on any libpq connection (the load's second one too): its own transaction when
+     *  `ownTransaction`, retried on a deadlock; `seconds` is the time in the statements and the commit. */
+    /** Up to `extra` more sessions on this one's server, database and table (search_path pinned), for
+     *  the load's steps; fewer, with `why`, when one is refused or reaches somewhere else. */
+    std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, QString *why);
+    static Status orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskRows &writeRows,
+                             qint64 *updated, double *seconds);
     bool mManagedTransaction = false;
+    int mLoadConnections = 2;
     /** Timings of the last flushMasks(), for LoadReport: the statements' time; the rest is the client's. */
     double mLastUpdateSeconds = 0;
 

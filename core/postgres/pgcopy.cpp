@@ -26,6 +26,15 @@ Error copyError(const QString &what, const QString &text)
 
 } // namespace
 
+Status execCommand(PGconn *pg, const char *sql, const QString &what)
+{
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(pg, sql), &PQclear);
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+        return success();
+    return copyError(what, QString::fromUtf8(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(pg)).trimmed());
+}
+
 Result<qint64> copyIn(PGconn *pg, const QString &copySql, const std::function<qint64(const CopySink &)> &produce)
 {
     std::unique_ptr<PGresult, decltype(&PQclear)> start(PQexec(pg, copySql.toUtf8().constData()), &PQclear);

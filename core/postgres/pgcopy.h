@@ -45,6 +45,10 @@ Result<RowsUpdate> updateFromCopyRows(PGconn *pg, const QByteArray &updateSql,
                                       const std::function<qint64(const CopySink &)> &produce,
                                       qsizetype sliceBytes = 2 << 20);
 
+/** Runs one statement that returns no rows (BEGIN, SET LOCAL, COMMIT) through libpq; a failure is
+ *  classified as copyIn's are (cancelled, connection lost, server) and names `what`. */
+Status execCommand(PGconn *pg, const char *sql, const QString &what);
+
 /** Undoes COPY text escaping of one field (\\\\, \\t, \\n, octal, hex); `\\N` (NULL) gives a null array. */
 QByteArray copyTextUnescape(QByteArrayView field);
 
