@@ -70,17 +70,22 @@ Database::~Database()
     QSqlDatabase::removeDatabase(mName);
 }
 
+ConnectionSpec Database::sessionSpec(const ConnectionSpec &spec, const Options &options)
+{
+    ConnectionSpec s = spec;
+    if (!s.has(QStringLiteral("connect_timeout")))
+        s.set(QStringLiteral("connect_timeout"), QString::number(options.connectTimeoutSeconds));
+    if (!s.has(QStringLiteral("application_name")))
+        s.set(QStringLiteral("application_name"), QStringLiteral("bloomscope"));
+    return s;
+}
+
 Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, const Options &options)
 {
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
         return makeError(ErrorKind::Connection, QStringLiteral("Qt's PostgreSQL driver (QPSQL) is not installed"),
                          QStringLiteral("install it: apt-get install libqt6sql6-psql (packaging/setup does)"));
-    ConnectionSpec spec = specIn;
-    if (!spec.has(QStringLiteral("connect_timeout")))
-        spec.set(QStringLiteral("connect_timeout"), QString::number(options.connectTimeoutSeconds));
-    if (!spec.has(QStringLiteral("application_name")))
-        spec.set(QStringLiteral("application_name"), QStringLiteral("bloomscope"));
-    const QString conninfo = spec.toConninfo();
+    const QString conninfo = sessionSpec(specIn, options).toConninfo();
     if (conninfo.contains(QLatin1Char(';')))
         return makeError(ErrorKind::Connection,
                          QStringLiteral("a connection option contains ';', which Qt's PostgreSQL driver cannot pass"),

@@ -109,11 +109,7 @@ std::vector<std::unique_ptr<PgConn>> FilterStore::openLoadConnections(int extra,
     std::vector<std::unique_ptr<PgConn>> out;
     if (extra <= 0)
         return out;
-    ConnectionSpec spec = mDb.spec();
-    if (!spec.has(QStringLiteral("connect_timeout")))
-        spec.set(QStringLiteral("connect_timeout"), QStringLiteral("10"));
-    if (!spec.has(QStringLiteral("application_name")))
-        spec.set(QStringLiteral("application_name"), QStringLiteral("bloomscope"));
+    const QString conninfo = Database::sessionSpec(mDb.spec(), Database::Options{}).toConninfo();
     // The same server (a host list can lead elsewhere), database and table as this session.
     const QByteArray identitySql = "select pg_catalog.current_database(), pg_catalog.pg_postmaster_start_time(), "
                                    "pg_catalog.to_regclass($1)::oid";
@@ -129,11 +125,17 @@ std::vector<std::unique_ptr<PgConn>> FilterStore::openLoadConnections(int extra,
     };
     const QByteArray mine = identity(mDb.pgconn());
     for (int i = 0; i < extra; ++i) {
-        auto conn = std::make_unique<PgConn>(spec.toConninfo(), PgConn::SearchPath::Pinned);
+        auto conn = std::make_unique<PgConn>(conninfo, PgConn::SearchPath::Pinned);
         if (!conn->ok()) {
             *why = QStringLiteral("connection %1 was refused (%2)").arg(i + 2).arg(conn->errorMessage().trimmed());
             break;
         }
+        // A read-only session's second connection is read-only too: it must not write what this one may not.
+        if (mDb.readOnly())
+            if (auto s = conn->exec(QStringLiteral("set default_transaction_read_only = on")); !s) {
+                *why = QStringLiteral("connection %1: %2").arg(i + 2).arg(s.error().message);
+                break;
+            }
         if (mine.isEmpty() || identity(conn->handle()) != mine) {
             *why = QStringLiteral("connection %1 reached another server or table").arg(i + 2);
             break;
@@ -285,8 +287,14 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
             std::vector<std::future<void>> running;
             for (size_t i = 1; i < parts; ++i)
                 running.push_back(std::async(std::launch::async, [&, i] {
-                    done[i].status = orMaskRows(others[i - 1]->handle(), true, mTable, rowsOf(i), &done[i].updated,
-                                                &done[i].seconds);
+                    Status s = orMaskRows(others[i - 1]->handle(), true, mTable, rowsOf(i), &done[i].updated,
+                                          &done[i].seconds);
+                    if (!s && s.error().kind != ErrorKind::Cancelled) { // which of the load's connections failed
+                        Error e = s.error();
+                        e.message = QStringLiteral("the load's connection %1: %2").arg(i + 1).arg(e.message);
+                        s = e;
+                    }
+                    done[i].status = s;
                 }));
             done[0].status = flushMasks(rowsOf(0), &done[0].updated);
             done[0].seconds = mLastUpdateSeconds;
