@@ -39,11 +39,13 @@ namespace {
 
 const QColor FalsePositiveColour(0xff, 0xe0, 0xb2);
 
-/** A log line of a false positive: the highlight, and text readable on it in either palette. */
+/** A log line of a false positive: the highlight, and text readable on it in either palette (7:1,
+ *  as the light palette's black has: the dark palette's text darkened only to 4.5:1 looked faded
+ *  beside the other lines). */
 void markFalsePositive(QListWidgetItem *item, const QPalette &palette)
 {
     item->setBackground(FalsePositiveColour);
-    item->setForeground(theme::readable(palette.color(QPalette::Text), FalsePositiveColour));
+    item->setForeground(theme::readable(palette.color(QPalette::Text), FalsePositiveColour, 7.0));
 }
 const QColor FreeColour(0x1e, 0x9e, 0x4a);
 const QColor MaybeColour(0xc0, 0x7a, 0x00);
