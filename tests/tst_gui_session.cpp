@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QImage>
 #include <QInputDialog>
 #include <QLabel>
@@ -428,7 +429,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith(QLatin1String("Chunk 1234:")), 20000);
 
         // Admin mode, then Add a name: the status bar says what was written.
-        QAction *admin = nullptr, *add = nullptr, *sample = nullptr;
+        QAction *admin = nullptr, *add = nullptr, *sample = nullptr, *load = nullptr;
         for (QAction *a : mWindow->findChildren<QAction *>()) {
             if (a->text().startsWith(QLatin1String("Admin &mode")))
                 admin = a;
@@ -436,8 +437,10 @@ private slots:
                 add = a;
             if (a->text() == QLatin1String("&Sample the measured FPR..."))
                 sample = a;
+            if (a->text() == QLatin1String("&Load names from a file..."))
+                load = a;
         }
-        QVERIFY(admin && add && sample);
+        QVERIFY(admin && add && sample && load);
         test::answerNextBox(QMessageBox::Yes);
         admin->trigger();
         QVERIFY(opened.wait(20000));
@@ -474,6 +477,52 @@ private slots:
             QStringLiteral("select bit_count(bits) from username_filter where chunk = %1").arg(feedback.chunk));
         QVERIFY(bits.ok());
         QCOMPARE(firstAfter->fill.setBits[feedback.chunk], bits->value(0).toUInt());
+        // Loading a file: chosen in the file dialog, confirmed, and the box at the end says how the
+        // table was written (steps, connections) and which lines were skipped; no name is lost.
+        // A quarter as many names as chunks touches a fifth of them: more than a step's share, so the
+        // load writes in steps (the table is whatever the tests before left: 2^17 or 2^18 chunks).
+        const int loadCount = int(mWindow->session()->summary().geometry.chunks() / 4);
+        QByteArrayList loadNames;
+        for (int i = 0; i < loadCount; ++i)
+            loadNames << "gui-load-" + QByteArray::number(i);
+        const QString namesPath = dir.filePath(QStringLiteral("names.txt"));
+        {
+            QFile f(namesPath);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(loadNames.join('\n') + "\n\xff\xfe<b>bad</b>\n");
+        }
+        QString loadText;
+        onNextDialog<QFileDialog>([&](QFileDialog *d) {
+            onNextDialog<QMessageBox>([&](QMessageBox *box) {
+                for (QAbstractButton *b : box->buttons())
+                    if (b->text() == QLatin1String("Write")) {
+                        onNextDialog<QMessageBox>([&](QMessageBox *done) {
+                            loadText = done->text();
+                            QCOMPARE(done->textFormat(), Qt::PlainText);
+                            done->accept();
+                        });
+                        b->click();
+                    }
+            });
+            d->selectFile(namesPath);
+            static_cast<QDialog *>(d)->accept(); // Open (QFileDialog::accept is protected)
+        });
+        QSignalSpy loaded(mWindow->session(), &FilterSession::loaded);
+        load->trigger();
+        QVERIFY(loaded.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!loadText.isEmpty(), 20000);
+        QVERIFY2(
+            loadText.startsWith(QStringLiteral("Added %L1 names from %L2 lines in ").arg(loadCount).arg(loadCount + 1)),
+            qPrintable(loadText));
+        QVERIFY2(loadText.contains(QLatin1String("in 8 committed step(s) on 2 connection(s)).")), qPrintable(loadText));
+        QVERIFY2(loadText.contains(QStringLiteral("1 bad line(s) skipped:\nline %1: ").arg(loadCount + 1)),
+                 qPrintable(loadText));
+        auto free = server.column(QStringLiteral("select count(*) from unnest(string_to_array($1, E'\\n')) n "
+                                                 "where not (select bits & mask = mask from username_filter "
+                                                 "join username_bits(n) using (chunk))"),
+                                  {loadNames.join('\n')});
+        QVERIFY(free.ok());
+        QCOMPARE(free->value(0), QByteArray("0"));
         // Sampling the FPR shows progress and can be cancelled.
         int sawProgress = 0;
         connect(mWindow->session(), &FilterSession::sampleProgress, &scope, [&](qint64, qint64) { ++sawProgress; });

@@ -208,13 +208,8 @@ int cmdLoad(Context &c)
             c.out() << "; " << report->bad.size() << " bad line(s) skipped";
         c.out() << '\n';
     }
-    if (!report->fewerConnections.isEmpty())
-        c.err() << "note: the load's steps were written on " << report->connections
-                << " connection(s): " << report->fewerConnections << "\n";
-    if (report->vacuumRefused)
-        c.err() << "note: the load rewrote " << report->chunksUpdated << " rows of " << (*store)->ref().table
-                << " in one step, since this role may not VACUUM it; the table holds the old row versions "
-                   "until its owner runs VACUUM (or autovacuum does)\n";
+    for (const QString &note : report->notes((*store)->ref().table))
+        c.err() << "note: " << note << "\n";
     return report->bad.isEmpty() ? ExitOk : ExitBadInput;
 }
 

@@ -97,6 +97,10 @@ struct LoadReport {
     QString fewerConnections;
     /** A failed step had parts that committed: some of its chunks were written. */
     bool partOfAStep = false;
+
+    /** What a DBA should know about how a successful load wrote `table` (fewer connections than asked
+     *  for, a step the role could not vacuum), one sentence each; bloomctl and the GUI show the same. */
+    QStringList notes(const QString &table) const;
 };
 
 /** Measured FPR on names that were never added, next to the estimate and the model. */

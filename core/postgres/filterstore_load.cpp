@@ -39,6 +39,22 @@ Status FilterStore::flushMasks(const MaskRows &writeRows, qint64 *updated)
     return orMaskRows(mDb.pgconn(), !mManagedTransaction, mTable, writeRows, updated, &mLastUpdateSeconds);
 }
 
+QStringList LoadReport::notes(const QString &table) const
+{
+    QStringList out;
+    if (!fewerConnections.isEmpty())
+        out << QStringLiteral("the load's steps were written on %1 connection(s): %2")
+                   .arg(connections)
+                   .arg(fewerConnections);
+    if (vacuumRefused)
+        out << QStringLiteral(
+                   "the load rewrote %1 rows of %2 in one step, since this role may not VACUUM it; the table "
+                   "holds the old row versions until its owner runs VACUUM (or autovacuum does)")
+                   .arg(chunksUpdated)
+                   .arg(table);
+    return out;
+}
+
 Status FilterStore::orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskRows &writeRows,
                                qint64 *updated, double *seconds)
 {

@@ -105,8 +105,9 @@ void MainWindow::loadFile()
                            "statement:\n%2;")
                             .arg(mSession->summary().geometry.chunkBits())
                             .arg(FilterStore::orMasksStatement(table));
-    if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): one UPDATE per touched chunk "
-                         "and batch.")
+    if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): each touched chunk is "
+                         "updated once; a load that touches much of the table writes it in 8 committed steps, "
+                         "chunks in order, with a VACUUM before each, on 2 connections.")
                           .arg(path),
                       sql))
         return;
@@ -120,20 +121,29 @@ void MainWindow::loadFile()
     });
     connect(
         mSession, &FilterSession::loaded, this,
-        [this, progress, progressConn](const LoadReport &r) {
+        [this, progress, progressConn, table](const LoadReport &r) {
             disconnect(progressConn);
             progress->close();
-            QString bad;
-            for (qsizetype i = 0; i < qMin<qsizetype>(20, r.bad.size()); ++i)
-                bad += tr("line %1: %2\n").arg(r.bad[i].line).arg(r.bad[i].reason);
-            QMessageBox::information(this, tr("Load finished"),
-                                     tr("Added %L1 names from %L2 lines in %3 s.%4")
-                                         .arg(r.namesAdded)
-                                         .arg(r.lines)
-                                         .arg(r.seconds, 0, 'f', 1)
-                                         .arg(r.bad.isEmpty()
-                                                  ? QString()
-                                                  : tr("\n\n%1 bad line(s) skipped:\n%2").arg(r.bad.size()).arg(bad)));
+            QString text = tr("Added %L1 names from %L2 lines in %3 s (%L4 chunk updates in %5 committed step(s) on "
+                              "%6 connection(s)).")
+                               .arg(r.namesAdded)
+                               .arg(r.lines)
+                               .arg(r.seconds, 0, 'f', 1)
+                               .arg(r.chunksUpdated)
+                               .arg(r.batches)
+                               .arg(r.connections);
+            // What bloomctl says as "note:" lines (a second connection refused, a step the role could not
+            // vacuum): a DBA who loaded from the window must learn it too.
+            for (const QString &note : r.notes(table))
+                text += QStringLiteral("\n\n") + tr("Note: %1.").arg(note);
+            if (!r.bad.isEmpty()) {
+                text += QStringLiteral("\n\n") + tr("%1 bad line(s) skipped:").arg(r.bad.size());
+                for (qsizetype i = 0; i < qMin<qsizetype>(20, r.bad.size()); ++i)
+                    text += QStringLiteral("\n") + tr("line %1: %2").arg(r.bad[i].line).arg(r.bad[i].reason);
+            }
+            QMessageBox box(QMessageBox::Information, tr("Load finished"), text, QMessageBox::Ok, this);
+            box.setTextFormat(Qt::PlainText); // a bad line's reason quotes the file
+            box.exec();
             mSession->refresh();
         },
         Qt::SingleShotConnection);
