@@ -143,6 +143,7 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
             return s.error();
         d->mReadOnly = true;
     }
+    d->mOptions = options;
     return d;
 }
 

@@ -45,6 +45,8 @@ public:
     PGconn *pgconn() const { return mPg; }
     const ConnectionSpec &spec() const { return mSpec; }
     bool readOnly() const { return mReadOnly; }
+    /** What the session was opened with: another connection of the session's opens with the same. */
+    const Options &options() const { return mOptions; }
     QString serverVersion() const { return mServerVersion; }
 
     /** Asks the server to cancel the statement running on this session (thread-safe). */
@@ -88,6 +90,7 @@ private:
     PGcancel *mCancel = nullptr;
     std::mutex mCancelMutex;
     bool mReadOnly = false;
+    Options mOptions;
     QString mServerVersion;
     QStringList mUserSchemas;
 };

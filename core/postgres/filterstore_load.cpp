@@ -125,7 +125,7 @@ std::vector<std::unique_ptr<PgConn>> FilterStore::openLoadConnections(int extra,
     std::vector<std::unique_ptr<PgConn>> out;
     if (extra <= 0)
         return out;
-    const QString conninfo = Database::sessionSpec(mDb.spec(), Database::Options{}).toConninfo();
+    const QString conninfo = Database::sessionSpec(mDb.spec(), mDb.options()).toConninfo();
     // The same server (a host list can lead elsewhere), database and table as this session.
     const QByteArray identitySql = "select pg_catalog.current_database(), pg_catalog.pg_postmaster_start_time(), "
                                    "pg_catalog.to_regclass($1)::oid";
