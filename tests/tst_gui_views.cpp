@@ -36,6 +36,7 @@
 #include <QRegularExpression>
 #include <QScatterSeries>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
@@ -100,6 +101,43 @@ private slots:
     void keyboardAndMenusReachEveryAction();
     void everyControlHasAnAccessibleName();
     void longStatusLinesAreCutAndTheWholeLineIsTheTooltip();
+
+    /** At 1280 x 800 the FPR tab's two charts and its text (four lines of history, fit and sizing, as a
+     *  recorded history gives) fit without the scroll bar the tab falls back to on smaller screens. */
+    void fprTabFitsA1280By800Window()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        auto *fpr = w.findChild<FprView *>();
+        QVERIFY(fpr);
+        QScrollArea *scroll = nullptr;
+        for (QScrollArea *a : w.findChildren<QScrollArea *>())
+            if (a->widget() == fpr)
+                scroll = a;
+        QVERIFY(scroll);
+        // The texts a recorded history gives (the history's status, the growth fit over two lines,
+        // the sizing), each label shown as it is then.
+        const QString shortLine = QStringLiteral("3 snapshot(s) recorded in bloomscope_history, the last 6 Dec 2026");
+        const QString twoLines = QStringLiteral(
+            "Growth 48.0 k names a day (95%: 48.0 k to 48.0 k); robust linear fit of 3 points from 6 Dec 2026 "
+            "18:00:50 to 6 Dec 2026 22:12:00. The 1% target (capacity 111.7 M names) is crossed around 10 Mar "
+            "2033 (95%: 10 Mar 2033 to 10 Mar 2033).");
+        bool first = true;
+        for (QLabel *l : fpr->findChildren<QLabel *>())
+            if (l->wordWrap()) {
+                l->setText(first ? twoLines : shortLine);
+                l->setVisible(true);
+                first = false;
+            }
+        auto *tabs = w.findChild<QTabWidget *>();
+        tabs->setCurrentIndex(tabs->indexOf(scroll));
+        QTest::qWait(50);
+        QVERIFY2(!scroll->verticalScrollBar()->isVisible(),
+                 qPrintable(QStringLiteral("the FPR tab is %1 px high, the window gives it %2")
+                                .arg(fpr->height())
+                                .arg(scroll->viewport()->height())));
+    }
 
     void windowsFitTheScreen()
     {

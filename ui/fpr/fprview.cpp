@@ -86,7 +86,7 @@ FprView::FprView(QWidget *parent)
     mModelView->setObjectName(QStringLiteral("fprChart"));
     mModelView->setAccessibleName(tr("FPR against names"));
     mModelView->setRenderHint(QPainter::Antialiasing);
-    mModelView->setMinimumHeight(280); // below this Qt Charts elides every axis label to "..."
+    mModelView->setMinimumHeight(250); // below this (with styleChart's margins) Qt Charts elides every axis label
     theme::styleChart(chart, pal);
 
     mHistory = new HistoryChart(this);

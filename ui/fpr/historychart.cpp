@@ -139,7 +139,7 @@ HistoryChart::HistoryChart(QWidget *parent)
     mView->setObjectName(QStringLiteral("historyChart"));
     mView->setAccessibleName(tr("Estimated names and FPR over time, with the forecast"));
     mView->setRenderHint(QPainter::Antialiasing);
-    mView->setMinimumHeight(260);
+    mView->setMinimumHeight(230);
     theme::styleChart(mChart, pal);
 
     mMethodBox = new QComboBox(this);

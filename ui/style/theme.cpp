@@ -3,6 +3,7 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QGuiApplication>
 #include <QLayout>
 #include <QLegend>
@@ -276,6 +277,10 @@ void styleChart(QChart *chart, const QPalette &p)
     grid.setAlpha(isDark(p) ? 60 : 40);
     chart->setBackgroundBrush(bg);
     chart->setBackgroundPen(Qt::NoPen);
+    // Qt's defaults (20 px of margin inside 9 of layout, on every side) took 58 px of each chart's
+    // height; the FPR tab's two charts then did not fit a 1280 x 800 window without a scroll bar.
+    chart->setMargins(QMargins(8, 4, 8, 4));
+    chart->layout()->setContentsMargins(4, 4, 4, 4);
     chart->setPlotAreaBackgroundVisible(false);
     chart->setTitleBrush(text);
     chart->legend()->setLabelColor(text);
