@@ -365,6 +365,9 @@ void TestGuiViews::historyChartShowsItsData()
     const double span = chart.namesSeries()->points().last().x() - chart.namesSeries()->points().first().x();
     const double ahead = chart.forecastSeries()->points().last().x() - chart.namesSeries()->points().last().x();
     QVERIFY2(ahead <= span * 1.01, qPrintable(QStringLiteral("%1 ahead of %2").arg(ahead).arg(span)));
+    // The legend draws each entry as its series is drawn: the forecast's entry is dashed, not the
+    // names' blue square a second time.
+    QCOMPARE(chart.chartView()->chart()->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
     // The legend has no entry for what is not drawn, and one per colour.
     for (QLegendMarker *m : chart.chartView()->chart()->legend()->markers())
         if (m->isVisible())
@@ -411,7 +414,9 @@ void TestGuiViews::fprChartReadsAtEveryScale()
     // "now" is named in the legend, never as a label a chart edge can cut.
     QVERIFY(!view.todayPoint()->pointLabelsVisible());
     QVERIFY(view.todayPoint()->name().startsWith(QLatin1String("now: 2.0 M names")));
-    // Legend colours match their series, and no two series share one.
+    // Legend colours match their series, and no two series share one; the entries are drawn as their
+    // series are (the target dashed, the capacity dotted, the points as points).
+    QCOMPARE(view.modelView()->chart()->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
     QSet<QRgb> colours;
     for (QLegendMarker *m : view.modelView()->chart()->legend()->markers()) {
         auto *xy = qobject_cast<QXYSeries *>(m->series());

@@ -82,6 +82,7 @@ FprView::FprView(QWidget *parent)
         s->attachAxis(mFprAxis);
     }
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // dashed target, dotted capacity, points
     mModelView = new QChartView(chart, this);
     mModelView->setObjectName(QStringLiteral("fprChart"));
     mModelView->setAccessibleName(tr("FPR against names"));

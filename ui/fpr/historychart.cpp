@@ -117,6 +117,9 @@ HistoryChart::HistoryChart(QWidget *parent)
         s->attachAxis(s == mFprLine ? static_cast<QAbstractAxis *>(mFprAxis) : mNamesAxis);
     }
     mChart->legend()->setAlignment(Qt::AlignBottom);
+    // Each entry drawn as its series is (a solid line, the dashed forecast, the band's area): as
+    // squares, the names and their forecast were the same blue square.
+    mChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     // The band's two edge series are parts of the area, not entries of their own; the points belong
     // to the names' line; the capacity line has an entry only while it is drawn.
     for (QLegendMarker *m : mChart->legend()->markers())
