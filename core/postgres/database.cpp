@@ -141,7 +141,6 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     if (options.readOnly) {
         if (auto s = d->exec(QStringLiteral("set default_transaction_read_only = on")); !s)
             return s.error();
-        d->mReadOnly = true;
     }
     d->mOptions = options;
     return d;

@@ -44,7 +44,7 @@ public:
     QSqlDatabase &db() { return mDb; }
     PGconn *pgconn() const { return mPg; }
     const ConnectionSpec &spec() const { return mSpec; }
-    bool readOnly() const { return mReadOnly; }
+    bool readOnly() const { return mOptions.readOnly; }
     /** What the session was opened with: another connection of the session's opens with the same. */
     const Options &options() const { return mOptions; }
     QString serverVersion() const { return mServerVersion; }
@@ -89,8 +89,7 @@ private:
     PGconn *mPg = nullptr;
     PGcancel *mCancel = nullptr;
     std::mutex mCancelMutex;
-    bool mReadOnly = false;
-    Options mOptions;
+    Options mOptions; ///< set once the session is open as they ask
     QString mServerVersion;
     QStringList mUserSchemas;
 };

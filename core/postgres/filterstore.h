@@ -182,6 +182,8 @@ public:
      *  committed steps with a VACUUM before each (when the role may vacuum): the table grows by about
      *  one step instead of doubling. */
     static constexpr int LoadSteps = 8;
+    /** Connections a dense load's steps are written on unless setLoadConnections() says otherwise. */
+    static constexpr int DefaultLoadConnections = 2;
     /** Reads names from `in` and adds them. When the filter fits MaxDenseLoadBytes every name is read
      *  before anything is written, and each touched chunk is written once: in one transaction, or in
      *  LoadSteps committed steps when it touches much of the table. Larger filters go in committed
@@ -250,7 +252,7 @@ private:
     static Status orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskRows &writeRows,
                              qint64 *updated, double *seconds);
     bool mManagedTransaction = false;
-    int mLoadConnections = 2;
+    int mLoadConnections = DefaultLoadConnections;
     /** Timings of the last flushMasks(), for LoadReport: the statements' time; the rest is the client's. */
     double mLastUpdateSeconds = 0;
 

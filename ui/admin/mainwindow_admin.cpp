@@ -106,9 +106,11 @@ void MainWindow::loadFile()
                             .arg(mSession->summary().geometry.chunkBits())
                             .arg(FilterStore::orMasksStatement(table));
     if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): each touched chunk is "
-                         "updated once; a load that touches much of the table writes it in 8 committed steps, "
-                         "chunks in order, with a VACUUM before each, on 2 connections.")
-                          .arg(path),
+                         "updated once; a load that touches much of the table writes it in %2 committed steps, "
+                         "chunks in order, with a VACUUM before each, on %3 connections.")
+                          .arg(path)
+                          .arg(FilterStore::LoadSteps)
+                          .arg(FilterStore::DefaultLoadConnections),
                       sql))
         return;
     auto *progress = new QProgressDialog(tr("Loading %1...").arg(path), tr("Cancel"), 0, 0, this);
