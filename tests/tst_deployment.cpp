@@ -327,7 +327,7 @@ private slots:
         const QList<QByteArray> batch1 = demoNames(300000, 71);
         auto [code, out, err] = load(QStringLiteral("dba"), batch1);
         QVERIFY2(code == 0, err.constData());
-        QVERIFY2(out.contains("\"batches\": 8"), out.constData());
+        QVERIFY2(out.contains("\"batches\": 16"), out.constData());
         QVERIFY2(out.contains("\"connections\": 2"), out.constData());
         QVERIFY2(!err.contains("note:"), err.constData());
         QCOMPARE(appFree(batch1), 0);
@@ -377,7 +377,7 @@ private slots:
         const QByteArray out = p.readAllStandardOutput(), err = p.readAllStandardError();
         QVERIFY2(p.exitCode() == 0, err.constData());
         QVERIFY2(out.contains("\"connections\": 1"), out.constData());
-        QVERIFY2(out.contains("\"batches\": 8"), out.constData());
+        QVERIFY2(out.contains("\"batches\": 16"), out.constData());
         QVERIFY2(err.contains("note: the load's steps were written on 1 connection(s): connection 2 was refused"),
                  err.constData());
         QVERIFY2(err.contains("too many connections for role"), err.constData());
@@ -395,7 +395,7 @@ private slots:
         QTest::addColumn<quint32>("seed");
         QTest::newRow("Ctrl-C") << false << 74u;
         // The second connection's backend is terminated while it waits: the load stops with a
-        // connection error, the same half-step committed, and a rerun completes it.
+        // connection error, the same part of the step committed, and a rerun completes it.
         QTest::newRow("second connection lost") << true << 75u;
     }
 
@@ -408,17 +408,21 @@ private slots:
         auto db = dba();
         FilterStore store(*db, FilterRef{});
         QVERIFY(store.attach().ok());
-        // Step 1 is the first eighth of the chunks (the live table is whatever the swaps above left);
-        // the second connection writes the upper half of it.
+        // Step 1 is the first 1/LoadSteps of the chunks (the live table is whatever the swaps above
+        // left). The second connection starts with the step's second range of chunks and the first
+        // connection writes all the others, so the first commits its part while the second waits.
         const Geometry g = store.geometry();
-        const quint32 step = (g.chunks() + 7) / 8, half = (step + 1) / 2;
-        // A chunk of the second half that a name touches (an untouched chunk is not written, and its lock
-        // would hold nothing up), near the middle of that half.
-        quint32 locked = step;
+        const quint32 step = (g.chunks() + FilterStore::LoadSteps - 1) / FilterStore::LoadSteps;
+        const auto ranges = FilterStore::stepRanges(0, step, 2);
+        QVERIFY(ranges.size() > 2);
+        const auto [secondFrom, secondTo] = ranges[1];
+        // A chunk of that range that a name touches (an untouched chunk is not written, and its lock
+        // would hold nothing up).
+        quint32 locked = secondTo;
         for (const QByteArray &n : names)
-            if (const quint32 c = placeAscii(g, n).chunk; c >= half + half / 2 && c < locked)
+            if (const quint32 c = placeAscii(g, n).chunk; c >= secondFrom && c < locked)
                 locked = c;
-        QVERIFY(locked < step);
+        QVERIFY(locked < secondTo);
         PgConn holder(as(QStringLiteral("app")));
         QVERIFY(holder.exec(QStringLiteral("begin")).ok());
         auto held =
@@ -431,10 +435,11 @@ private slots:
             // Then the flag and the main session's cancel, as Ctrl-C does.
             PgConn watch(mCluster.connectionString(QStringLiteral("filter")));
             for (int i = 0; i < 600; ++i) {
-                // The second connection waits on the lock and the first has committed its half.
+                // The second connection waits on the lock and the first has committed its part: no other
+                // session of the DBA is in a transaction (between two statements it is "idle in transaction").
                 auto waiting = watch.column(
                     QStringLiteral("select count(*) filter (where wait_event_type = 'Lock') || '/' || count(*) from "
-                                   "pg_stat_activity where usename = 'dba' and state = 'active'"));
+                                   "pg_stat_activity where usename = 'dba' and state <> 'idle'"));
                 if (waiting && waiting->value(0) == "1/1")
                     break;
                 QThread::msleep(50);
@@ -472,17 +477,19 @@ private slots:
         if (lost)
             QVERIFY2(report.error().message.startsWith(QLatin1String("the load's connection 2: updating ")),
                      qPrintable(report.error().message));
-        QVERIFY2(report.error().message.contains(QLatin1String("0 of the load's 8 steps (chunks in order) were "
-                                                               "committed to \"public\".\"username_filter\" before it, "
-                                                               "and part of step 1")),
-                 qPrintable(report.error().message));
+        QVERIFY2(
+            report.error().message.contains(QStringLiteral("0 of the load's %1 steps (chunks in order) were "
+                                                           "committed to \"public\".\"username_filter\" before it, "
+                                                           "and part of step 1")
+                                                .arg(FilterStore::LoadSteps)),
+            qPrintable(report.error().message));
         QCOMPARE(one(QStringLiteral("select count(*) from pg_stat_activity where usename = 'dba' and state = "
                                     "'active'")),
                  QByteArray("0"));
-        // Nothing committed is lost: the names whose chunk is in the first connection's half check maybe.
+        // Nothing committed is lost: the names of step 1 outside the second connection's range check maybe.
         QList<QByteArray> written;
         for (const QByteArray &n : names)
-            if (placeAscii(g, n).chunk < half)
+            if (const quint32 c = placeAscii(g, n).chunk; c < step && (c < secondFrom || c >= secondTo))
                 written.append(n);
         QVERIFY(written.size() > 1000);
         QCOMPARE(appFree(written), 0);

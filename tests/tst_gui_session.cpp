@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "model/placement.h"
 #include "postgres/filtersql.h"
+#include "postgres/filterstore.h"
 #include "postgres/pgconn.h"
 #include "session/filtersession.h"
 #include "step/stepthroughview.h"
@@ -525,7 +526,9 @@ private slots:
         QVERIFY2(
             loadText.startsWith(QStringLiteral("Added %L1 names from %L2 lines in ").arg(loadCount).arg(loadCount + 1)),
             qPrintable(loadText));
-        QVERIFY2(loadText.contains(QLatin1String("in 8 committed step(s) on 2 connection(s)).")), qPrintable(loadText));
+        QVERIFY2(loadText.contains(
+                     QStringLiteral("in %1 committed step(s) on 2 connection(s)).").arg(FilterStore::LoadSteps)),
+                 qPrintable(loadText));
         QVERIFY2(loadText.contains(QStringLiteral("1 bad line(s) skipped:\nline %1: ").arg(loadCount + 1)),
                  qPrintable(loadText));
         auto free = server.column(QStringLiteral("select count(*) from unnest(string_to_array($1, E'\\n')) n "

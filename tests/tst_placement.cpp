@@ -5,6 +5,7 @@
 #include "model/namereader.h"
 #include "model/parallelfill.h"
 #include "model/placement.h"
+#include "model/placementlog.h"
 #include "teach/classicfilter.h"
 
 #include <QBuffer>
@@ -61,6 +62,74 @@ private slots:
             return true;
         });
         QVERIFY(a == b);
+    }
+
+    void placementLogWritesTheBitmapsRows_data()
+    {
+        QTest::addColumn<int>("chunkLog2");
+        QTest::addColumn<qint64>("names");
+        QTest::addColumn<qint64>("movedAt"); // names after which the log is ORed into a bitmap; -1 never
+        QTest::newRow("reference, 300,000 names") << 17 << qint64(300'000) << qint64(-1);
+        QTest::newRow("reference, moved to a bitmap at 100,000") << 17 << qint64(250'000) << qint64(100'000);
+        QTest::newRow("one chunk") << 0 << qint64(5'000) << qint64(-1);
+        QTest::newRow("64 chunks, a chunk untouched") << 6 << qint64(40) << qint64(-1);
+        QTest::newRow("no names") << 17 << qint64(0) << qint64(-1);
+    }
+    void placementLogWritesTheBitmapsRows()
+    {
+        // A load's PlacementLog (names on three lanes, as the placing threads and the server's lowered
+        // names put them) writes the rows a ChunkBitmap of the same names writes, whole and by range,
+        // and so does a log moved into a bitmap partway.
+        QFETCH(int, chunkLog2);
+        QFETCH(qint64, names);
+        QFETCH(qint64, movedAt);
+        const Geometry g = *Geometry::create(chunkLog2, 13, 7);
+        QVERIFY(PlacementLog::suits(g));
+        QVERIFY(!PlacementLog::suits(*Geometry::create(25, 3, 2))); // a count per chunk would outweigh the bits
+        const auto name = [](qint64 i) { return "User_" + QByteArray::number(i * 7919); };
+        ChunkBitmap serial(g);
+        PlacementLog log(g, 3);
+        std::unique_ptr<ChunkBitmap> moved;
+        for (qint64 i = 0; i < names; ++i) {
+            const QByteArray n = name(i);
+            serial.add(placeAscii(g, n));
+            if (i == movedAt) {
+                moved = std::make_unique<ChunkBitmap>(g);
+                log.orInto(*moved);
+                QCOMPARE(log.appended(), 0);
+            }
+            if (moved)
+                moved->add(placeAscii(g, n));
+            else if (i % 3 == 2)
+                log.add(2, placeAscii(g, n));
+            else {
+                const QByteArrayView view(n);
+                log.addAscii(int(i % 3), &view, 1);
+            }
+        }
+        const MaskRowsSource *rows = &log;
+        if (moved) {
+            rows = moved.get();
+        } else {
+            QCOMPARE(log.appended(), names);
+            log.finish();
+        }
+        QCOMPARE(rows->names(), names);
+        QCOMPARE(rows->touchedChunks(), serial.touchedChunks());
+        const auto copy = [](const MaskRowsSource &from, quint32 first, quint32 end) {
+            QByteArray out;
+            from.writeCopy(
+                [&out](const char *d, qsizetype n) {
+                    out.append(d, n);
+                    return true;
+                },
+                4096, first, end);
+            return out;
+        };
+        QVERIFY(copy(*rows, 0, g.chunks()) == copy(serial, 0, g.chunks()));
+        const quint32 third = g.chunks() / 3;
+        QCOMPARE(rows->touchedIn(third, 2 * third + 1), serial.touchedIn(third, 2 * third + 1));
+        QVERIFY(copy(*rows, third, 2 * third + 1) == copy(serial, third, 2 * third + 1));
     }
 
     void parallelFillStopsOnCancel()

@@ -49,8 +49,7 @@ qint64 ChunkBitmap::touchedIn(quint32 first, quint32 end) const
     return n;
 }
 
-qint64 ChunkBitmap::writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes,
-                              quint32 first, quint32 end) const
+qint64 ChunkBitmap::writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const
 {
     end = qMin(end, mGeometry.chunks());
     const size_t maskBytes = mGeometry.chunkBits() / 8;

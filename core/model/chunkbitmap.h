@@ -2,6 +2,7 @@
 
 #include "model/bitarray.h"
 #include "model/geometry.h"
+#include "model/maskrows.h"
 #include "model/placement.h"
 #include "model/sharedbits.h"
 
@@ -16,7 +17,7 @@ namespace bloom {
  * for the reference filter) with a flag per chunk touched. A bulk load of any size then writes each
  * touched chunk once, as one binary COPY row in chunk order.
  */
-class ChunkBitmap {
+class ChunkBitmap final : public MaskRowsSource {
 public:
     explicit ChunkBitmap(const Geometry &g);
 
@@ -32,16 +33,14 @@ public:
     /** Marks every chunk touched, so writeCopy() writes the whole table (a table written from empty). */
     void touchAll();
     const Geometry &geometry() const { return mGeometry; }
-    qint64 names() const { return mNames; }
-    qint64 touchedChunks() const { return mTouched; }
+    qint64 names() const override { return mNames; }
+    qint64 touchedChunks() const override { return mTouched; }
     bool isEmpty() const { return mNames == 0; }
 
-    /** The COPY stream (chunk int4, bits varbit) of the touched chunks in [first, end), in pieces of
-     *  about `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
-    qint64 writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes = 1 << 20,
-                     quint32 first = 0, quint32 end = ~0u) const;
-    /** Touched chunks in [first, end). */
-    qint64 touchedIn(quint32 first, quint32 end) const;
+    qint64 writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const override;
+    /** The whole table's rows, in pieces of 1 MiB. */
+    qint64 writeCopy(const CopyPieceSink &sink) const { return writeCopy(sink, 1 << 20, 0, mGeometry.chunks()); }
+    qint64 touchedIn(quint32 first, quint32 end) const override;
 
 private:
     Geometry mGeometry;

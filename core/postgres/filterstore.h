@@ -87,7 +87,8 @@ struct LoadReport {
     double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
     double copySeconds = 0;   ///< merging masks and encoding them as array parameters (the client)
     double updateSeconds = 0; ///< the update statements (sending the masks, locking and updating the rows), the commit
-    double vacuumSeconds = 0; ///< VACUUM between the steps of a dense load
+    double vacuumSeconds =
+        0; ///< waiting for VACUUM: before a dense load's first step, and for one beside a step that outlasted it
     /** The load touched much of the table but this role may not vacuum it: written in one step, the
      *  table grew by the rows it rewrote until its owner (or autovacuum) vacuums it. */
     bool vacuumRefused = false;
@@ -179,9 +180,14 @@ public:
     /** Filters up to this size are loaded in one transaction that writes each chunk once. */
     static constexpr quint64 MaxDenseLoadBytes = quint64(1) << 30;
     /** A dense load that touches more than 1/LoadSteps of the chunks writes them in this many
-     *  committed steps with a VACUUM before each (when the role may vacuum): the table grows by about
-     *  one step instead of doubling. */
-    static constexpr int LoadSteps = 8;
+     *  committed steps (when the role may vacuum), the table vacuumed before the first and, on a
+     *  connection of its own, after each while the next is written: the table grows by about two
+     *  steps instead of doubling. */
+    static constexpr int LoadSteps = 16;
+    /** The ranges of chunks [first, end) that a step written on `connections` connections is cut
+     *  into, in order: connection i takes range i, then each takes the next one left when it is done
+     *  with one. */
+    static std::vector<std::pair<quint32, quint32>> stepRanges(quint32 first, quint32 end, int connections);
     /** Connections a dense load's steps are written on unless setLoadConnections() says otherwise. */
     static constexpr int DefaultLoadConnections = 2;
     /** Reads names from `in` and adds them. When the filter fits MaxDenseLoadBytes every name is read
@@ -241,15 +247,24 @@ private:
     /** Runs a fill query (its first column -1 carries the snapshot position) into `snap`. */
     Status readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed);
     using MaskRows = std::function<qint64(const std::function<bool(const char *, qsizetype)> &)>;
-    /** One transaction (unless managed): OR the mask rows `writeRows` produces (binary COPY rows of
-     *  chunk and mask) into the table, a slice of them per statement. */
+    /** The mask rows one transaction writes, a piece at a time: next() sets its argument to the next
+     *  piece's rows (binary COPY rows of chunk and mask) and returns false after the last; rewind()
+     *  goes back to the first, for a retry of the transaction. */
+    struct MaskPieces {
+        std::function<bool(MaskRows *)> next;
+        std::function<void()> rewind;
+        static MaskPieces one(MaskRows rows);
+    };
+    /** One transaction (unless managed): OR the mask rows `writeRows` produces into the table, a
+     *  slice of them per statement. */
     Status flushMasks(const MaskRows &writeRows, qint64 *updated);
-    /** flushMasks() on any libpq connection (the load's second one too): its own transaction when
-     *  `ownTransaction`, retried on a deadlock; `seconds` is the time in the statements and the commit. */
     /** Up to `extra` more sessions on this one's server, database and table (search_path pinned), for
      *  the load's steps; fewer, with `why`, when one is refused or reaches somewhere else. */
     std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, QString *why);
-    static Status orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskRows &writeRows,
+    /** flushMasks() of pieces on any libpq connection (the load's others too): its own transaction
+     *  when `ownTransaction`, retried on a deadlock; `seconds` is the time in the statements and the
+     *  commit. */
+    static Status orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskPieces &pieces,
                              qint64 *updated, double *seconds);
     bool mManagedTransaction = false;
     int mLoadConnections = DefaultLoadConnections;

@@ -4,6 +4,7 @@
 #include "model/name.h"
 #include "model/namereader.h"
 #include "model/placement.h"
+#include "model/placementlog.h"
 #include "postgres/filterstore.h"
 #include "postgres/pgconn.h"
 #include "postgres/pgcopy.h"
@@ -34,9 +35,37 @@ QString FilterStore::orMasksStatement(const QString &table)
         .arg(table);
 }
 
+FilterStore::MaskPieces FilterStore::MaskPieces::one(MaskRows rows)
+{
+    auto given = std::make_shared<bool>(false);
+    return {[given, rows = std::move(rows)](MaskRows *out) {
+                if (*given)
+                    return false;
+                *given = true;
+                *out = rows;
+                return true;
+            },
+            [given] { *given = false; }};
+}
+
 Status FilterStore::flushMasks(const MaskRows &writeRows, qint64 *updated)
 {
-    return orMaskRows(mDb.pgconn(), !mManagedTransaction, mTable, writeRows, updated, &mLastUpdateSeconds);
+    return orMaskRows(mDb.pgconn(), !mManagedTransaction, mTable, MaskPieces::one(writeRows), updated,
+                      &mLastUpdateSeconds);
+}
+
+std::vector<std::pair<quint32, quint32>> FilterStore::stepRanges(quint32 first, quint32 end, int connections)
+{
+    // An eighth of what is left per connection, 256 to 2,048 chunks (a statement's slice is about
+    // 2,048 rows): the connections end their parts of a step within a small range of each other.
+    std::vector<std::pair<quint32, quint32>> ranges;
+    for (quint32 from = first; from < end;) {
+        const quint32 left = end - from;
+        const quint32 size = qMin(left, qBound(256u, left / quint32(8 * qMax(1, connections)), 2048u));
+        ranges.emplace_back(from, from + size);
+        from += size;
+    }
+    return ranges;
 }
 
 QStringList LoadReport::notes(const QString &table) const
@@ -55,7 +84,7 @@ QStringList LoadReport::notes(const QString &table) const
     return out;
 }
 
-Status FilterStore::orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskRows &writeRows,
+Status FilterStore::orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskPieces &pieces,
                                qint64 *updated, double *seconds)
 {
     *updated = 0;
@@ -66,24 +95,32 @@ Status FilterStore::orMaskRows(PGconn *pg, bool ownTransaction, const QString &t
     // updated (and locked) in chunk order: two loaders never deadlock, and no hash join is built.
     // Raw libpq throughout (not QSqlDatabase::transaction()): the same code runs on the load's second
     // connection, which has no Qt driver.
+    // work_mem: the function scan keeps a slice's unnested rows in a tuplestore, and each 1 KiB mask
+    // is counted as a 2 KiB allocation; at the default 4 MB every 2 MiB slice spilled to a temporary
+    // file (pg_stat_database: 64 temp files, 135 MB written and read back in a 1M load).
     const QByteArray updateSql = orMasksStatement(table).toUtf8();
     for (int attempt = 1;; ++attempt) {
         std::optional<Error> failure;
         if (ownTransaction)
             if (auto s = execCommand(pg, "begin", QStringLiteral("beginning a transaction on %1").arg(table)); !s)
                 return s.error();
-        if (auto s = execCommand(pg, "set local enable_hashjoin = off; set local enable_mergejoin = off",
+        if (auto s = execCommand(pg,
+                                 "set local enable_hashjoin = off; set local enable_mergejoin = off; "
+                                 "set local work_mem = '16MB'",
                                  QStringLiteral("setting up the load"));
             !s)
             failure = s.error();
-        if (!failure) {
-            auto done = updateFromCopyRows(pg, updateSql, writeRows);
+        if (attempt > 1)
+            pieces.rewind();
+        MaskRows rows;
+        while (!failure && pieces.next(&rows)) {
+            auto done = updateFromCopyRows(pg, updateSql, rows);
             if (!done) {
                 Error e = done.error();
                 e.message = QStringLiteral("updating %1: %2").arg(table, e.message);
                 failure = e;
             } else {
-                *seconds = done->serverSeconds;
+                *seconds += done->serverSeconds;
                 if (done->updated != done->rows)
                     failure = makeError(ErrorKind::ForeignFilter,
                                         QStringLiteral("%1 of %2 chunks of the batch have a row in %3")
@@ -93,7 +130,7 @@ Status FilterStore::orMaskRows(PGconn *pg, bool ownTransaction, const QString &t
                                         QStringLiteral("restore the missing chunk rows; nothing of this batch was "
                                                        "written"));
                 else
-                    *updated = done->updated;
+                    *updated += done->updated;
             }
         }
         if (!failure) {
@@ -109,6 +146,7 @@ Status FilterStore::orMaskRows(PGconn *pg, bool ownTransaction, const QString &t
             failure = s.error();
         }
         *updated = 0;
+        *seconds = 0;
         if (!ownTransaction)
             return *failure; // the caller's transaction is aborted: it rolls back
         (void)execCommand(pg, "rollback", QStringLiteral("rolling back the batch"));
@@ -179,6 +217,11 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
 {
     if (auto s = requireAttached(); !s)
         return s.error();
+    // Refused before a line is read (the load's other connections are read-only too, should this go).
+    if (mDb.readOnly())
+        return makeError(ErrorKind::Server,
+                         QStringLiteral("loading names into %1: the session is read-only").arg(mTable),
+                         QStringLiteral("the session is read-only; switch to admin mode to write"));
     QElapsedTimer timer;
     timer.start();
     NameReader reader(in);
@@ -188,7 +231,9 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     // committed batches of `batchNames` names; a rerun of the same input completes an interrupted
     // one (adding a name twice changes nothing).
     const bool dense = ChunkBitmap::bytesFor(mGeometry) <= MaxDenseLoadBytes;
-    std::unique_ptr<ChunkBitmap> bitmap = dense ? std::make_unique<ChunkBitmap>(mGeometry) : nullptr;
+    // The names go to a PlacementLog first, and to a ChunkBitmap once the log would outgrow a quarter
+    // of it (1.8M names for the reference filter): a load of fewer names writes no 128 MiB array.
+    std::unique_ptr<ChunkBitmap> bitmap;
     MaskBatch batch(mGeometry);
     // The dense bits are ORed through a SharedBits writer: it sorts a block of names by chunk range
     // and ORs range by range, each range in cache (perf: a name at a time into the 128 MiB array,
@@ -201,14 +246,28 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     const int placers = dense ? qMax(1, int(std::thread::hardware_concurrency())) : 0;
     std::vector<std::unique_ptr<SharedBits::Writer>> writers;
     std::optional<SharedBits::Writer> serverWriter;
+    // Lanes 0..placers-1 are the placing threads', lane `placers` this thread's (the names that are not ASCII).
+    std::optional<PlacementLog> log;
+    const qint64 logLimit = qint64(ChunkBitmap::bytesFor(mGeometry) / 4) / PlacementLog::bytesFor(mGeometry, 1);
     qint64 placedNames = 0;
-    if (dense) {
+    if (dense && PlacementLog::suits(mGeometry))
+        log.emplace(mGeometry, placers + 1);
+    // Called between blocks, when no placing thread runs: the bitmap, when the log has grown or
+    // does not suit the geometry.
+    const auto toBitmapIfLarge = [&] {
+        if (!dense || bitmap || (log && log->appended() <= logLimit))
+            return;
+        bitmap = std::make_unique<ChunkBitmap>(mGeometry);
+        if (log) {
+            log->orInto(*bitmap);
+            log.reset();
+        }
         shared.emplace(bitmap->shared());
         const qsizetype bufferNames = SharedBits::Writer::bufferFor(mGeometry, placers);
         for (int i = 0; i < placers; ++i)
             writers.push_back(std::make_unique<SharedBits::Writer>(*shared, bufferNames));
         serverWriter.emplace(*shared, 4096); // the names that are not ASCII: few
-    }
+    };
     NameBlock blocks[2];
     int readInto = 0;
     std::vector<QList<QByteArray>> setAside(static_cast<size_t>(placers));
@@ -245,19 +304,23 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     };
     // The dense write. One UPDATE of every touched chunk leaves the table twice its packed size: each
     // row gets a new version and the old one is space that only VACUUM frees. A load that touches more
-    // than a step's share of the table therefore writes in LoadSteps committed steps, chunks in order,
-    // with a VACUUM before each, so that a step reuses the space the one before it freed and the table
-    // grows by about one step. Only the table's owner (or the database's, or a superuser) may vacuum
-    // it; for anyone else the write is one transaction and the report says the table grew.
-    // A step's chunks are split between mLoadConnections connections, each its own transaction on
-    // disjoint chunks in chunk order (no deadlock): one backend updating rows is CPU-bound, two on two
-    // cores took 1.1-1.2 s where one took 1.5-1.9 s (131,072 rows). Every part of a step commits
-    // before the next VACUUM, so that VACUUM frees all of the step (steps running side by side would
-    // hold back each other's space, and the table would grow by two or three steps).
-    const auto writeDense = [&]() -> Status {
+    // than a step's share of the table therefore writes in LoadSteps committed steps, chunks in order.
+    // The table is vacuumed before the first step, and after each step on a connection of its own
+    // while the next one is written (a VACUUM between the steps held both cores' UPDATEs up for 16-28 ms
+    // a step): step s + 1 starts once the VACUUM after step s - 1 has ended, reuses the space it freed,
+    // and the table grows by about two steps. Only the table's owner (or the
+    // database's, or a superuser) may vacuum it; for anyone else the write is one transaction and the
+    // report says the table grew.
+    // A step's chunks are shared by mLoadConnections connections, each its own transaction: each takes
+    // the next range of the step's chunks when it is done with one (ranges shrink towards the end of
+    // the step, so the connections end together), and takes them in chunk order, so no two loaders
+    // deadlock. One backend updating rows is CPU-bound; two on two cores took 1.1-1.2 s where one took
+    // 1.5-1.9 s (131,072 rows). Every part of a step commits before the VACUUM after it starts, so that
+    // VACUUM frees all of the step.
+    const auto writeDense = [&](const MaskRowsSource &rows) -> Status {
         const quint32 chunks = mGeometry.chunks();
         int steps = 1;
-        if (!mManagedTransaction && bitmap->touchedChunks() > qint64(chunks / LoadSteps)) {
+        if (!mManagedTransaction && rows.touchedChunks() > qint64(chunks / LoadSteps)) {
             auto may = mayVacuum();
             if (!may)
                 return may.error();
@@ -268,42 +331,100 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
             steps > 1 ? openLoadConnections(mLoadConnections - 1, &report.fewerConnections)
                       : std::vector<std::unique_ptr<PgConn>>{};
         report.connections = 1 + int(others.size());
-        const quint32 per = (chunks + quint32(steps) - 1) / quint32(steps);
-        for (int step = 0; step < steps; ++step) {
-            if (cancelled())
-                return makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled"));
-            const quint32 first = quint32(step) * per, end = qMin(chunks, first + per);
-            if (bitmap->touchedIn(first, end) == 0)
-                continue;
-            QElapsedTimer stepTimer;
-            if (steps > 1) { // before the step: the space of the step before (and of any earlier write)
-                stepTimer.start();
+        // The VACUUMs' own connection; without one (a connection limit) they run here, between the steps.
+        QString noVacuumConnection;
+        std::vector<std::unique_ptr<PgConn>> vacuumConnection =
+            steps > 1 ? openLoadConnections(1, &noVacuumConnection) : std::vector<std::unique_ptr<PgConn>>{};
+        PgConn *vacuumer = vacuumConnection.empty() ? nullptr : vacuumConnection.front().get();
+        const QByteArray vacuumSql = QStringLiteral("vacuum %1").arg(mTable).toUtf8();
+        const QString vacuumWhat = QStringLiteral("vacuuming %1 between the load's steps").arg(mTable);
+        std::future<Status> vacuuming; // the VACUUM after the step before, running on `vacuumer`
+        const auto vacuumNow = [&]() -> Status {
+            QElapsedTimer t;
+            t.start();
+            Status s = success();
+            if (vacuumer) {
+                s = execCommand(vacuumer->handle(), vacuumSql.constData(), vacuumWhat);
+            } else {
                 QSqlQuery q(mDb.db());
-                if (!q.exec(QStringLiteral("vacuum %1").arg(mTable)))
-                    return Database::queryError(q, QStringLiteral("vacuuming %1 between the load's steps").arg(mTable));
-                report.vacuumSeconds += double(stepTimer.nsecsElapsed()) / 1e9;
+                if (!q.exec(QString::fromUtf8(vacuumSql)))
+                    s = Database::queryError(q, vacuumWhat);
             }
+            report.vacuumSeconds += double(t.nsecsElapsed()) / 1e9;
+            return s;
+        };
+        // Waits for the running VACUUM (stopping it on a cancel, or when `stop`); its time is what the
+        // load waited.
+        const auto vacuumDone = [&](bool stop) -> Status {
+            if (!vacuuming.valid())
+                return success();
+            QElapsedTimer t;
+            t.start();
+            bool stopped = false;
+            while (vacuuming.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+                if (!stopped && (stop || cancelled())) {
+                    vacuumer->cancel();
+                    stopped = true;
+                }
+            report.vacuumSeconds += double(t.nsecsElapsed()) / 1e9;
+            return vacuuming.get();
+        };
+        const quint32 per = (chunks + quint32(steps) - 1) / quint32(steps);
+        bool vacuumed = false;
+        for (int step = 0; step < steps; ++step) {
+            if (cancelled()) {
+                (void)vacuumDone(true);
+                return makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled"));
+            }
+            const quint32 first = quint32(step) * per, end = qMin(chunks, first + per);
+            if (rows.touchedIn(first, end) == 0)
+                continue;
+            if (steps > 1 && !vacuumed) { // the space of any earlier write, before the first step
+                if (auto s = vacuumNow(); !s)
+                    return s;
+                vacuumed = true;
+            }
+            QElapsedTimer stepTimer;
             stepTimer.start();
-            // Part 0 on this session, part i on others[i - 1].
             const size_t parts = 1 + others.size();
-            const quint32 partChunks = (end - first + quint32(parts) - 1) / quint32(parts);
+            const std::vector<std::pair<quint32, quint32>> ranges = stepRanges(first, end, int(parts));
+            std::atomic<size_t> nextRange{parts}; // connection i starts with range i
             struct Part {
                 Status status = success();
                 qint64 updated = 0;
                 double seconds = 0;
+                std::vector<size_t> taken; // the ranges this part's transaction wrote
+                size_t replay = 0;         // after a rewind: the next of `taken` to write again
             };
             std::vector<Part> done(parts);
-            const auto rowsOf = [&](size_t i) -> MaskRows {
-                const quint32 from = qMin(end, first + quint32(i) * partChunks);
-                const quint32 to = qMin(end, from + partChunks);
-                return [&bitmap, from, to](const std::function<bool(const char *, qsizetype)> &sink) {
-                    return bitmap->writeCopy(sink, 1 << 20, from, to);
-                };
+            for (size_t i = 0; i < parts && i < ranges.size(); ++i)
+                done[i].taken.push_back(i);
+            const auto piecesOf = [&](size_t i) -> MaskPieces {
+                Part &part = done[i];
+                return {[&rows, &ranges, &nextRange, &part](MaskRows *out) {
+                            size_t r = 0;
+                            if (part.replay < part.taken.size()) {
+                                r = part.taken[part.replay++];
+                            } else {
+                                r = nextRange.fetch_add(1);
+                                if (r >= ranges.size())
+                                    return false;
+                                part.taken.push_back(r);
+                                part.replay = part.taken.size();
+                            }
+                            const auto [from, to] = ranges[r];
+                            *out = [&rows, from, to](const CopyPieceSink &sink) {
+                                return rows.writeCopy(sink, 1 << 20, from, to);
+                            };
+                            return true;
+                        },
+                        [&part] { part.replay = 0; }};
             };
+            // Part 0 on this session, part i on others[i - 1].
             std::vector<std::future<void>> running;
             for (size_t i = 1; i < parts; ++i)
                 running.push_back(std::async(std::launch::async, [&, i] {
-                    Status s = orMaskRows(others[i - 1]->handle(), true, mTable, rowsOf(i), &done[i].updated,
+                    Status s = orMaskRows(others[i - 1]->handle(), true, mTable, piecesOf(i), &done[i].updated,
                                           &done[i].seconds);
                     if (!s && s.error().kind != ErrorKind::Cancelled) { // which of the load's connections failed
                         Error e = s.error();
@@ -312,8 +433,8 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
                     }
                     done[i].status = s;
                 }));
-            done[0].status = flushMasks(rowsOf(0), &done[0].updated);
-            done[0].seconds = mLastUpdateSeconds;
+            done[0].status =
+                orMaskRows(mDb.pgconn(), !mManagedTransaction, mTable, piecesOf(0), &done[0].updated, &done[0].seconds);
             // A cancel (or a failure here) stops the other parts' statements too.
             bool othersCancelled = false;
             for (auto &f : running)
@@ -336,12 +457,27 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
                 if (!p.status && (!failed || failed->status.error().kind == ErrorKind::Cancelled))
                     failed = &p;
             if (failed) {
+                (void)vacuumDone(true);
                 report.partOfAStep = std::any_of(done.begin(), done.end(), [](const Part &p) { return p.updated > 0; });
                 return failed->status;
             }
             ++report.batches;
+            if (steps > 1 && step + 1 < steps) {
+                // The next step takes the space of the step before this one: wait for its VACUUM,
+                // then free this step's while the next is written.
+                if (auto s = vacuumDone(false); !s)
+                    return s;
+                if (vacuumer)
+                    vacuuming = std::async(std::launch::async, [&] {
+                        return execCommand(vacuumer->handle(), vacuumSql.constData(), vacuumWhat);
+                    });
+                else if (auto s = vacuumNow(); !s)
+                    return s;
+            }
         }
-        report.namesAdded = bitmap->names();
+        if (auto s = vacuumDone(false); !s)
+            return s;
+        report.namesAdded = rows.names();
         return success();
     };
     const auto stop = [&] {
@@ -366,7 +502,10 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         if (!lowered)
             return lowered.error().kind == ErrorKind::Cancelled || cancelled() ? stop() : lowered.error();
         for (const Placement &p : *lowered)
-            serverWriter->add(p);
+            if (log)
+                log->add(placers, p);
+            else
+                serverWriter->add(p);
         return success();
     };
     const auto flush = [&]() -> Status {
@@ -377,15 +516,19 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
             wait.start();
             if (auto s = finishPlacing(); !s)
                 return s;
-            qint64 added = 0;
-            for (auto &w : writers) {
-                w->flush();
-                added += w->added();
+            if (log) {
+                log->finish();
+            } else {
+                qint64 added = 0;
+                for (auto &w : writers) {
+                    w->flush();
+                    added += w->added();
+                }
+                serverWriter->flush();
+                bitmap->finishConcurrent(added + serverWriter->added());
             }
-            serverWriter->flush();
             report.readSeconds += double(wait.nsecsElapsed()) / 1e9;
-            bitmap->finishConcurrent(added + serverWriter->added());
-            if (auto s = writeDense(); !s)
+            if (auto s = writeDense(log ? static_cast<const MaskRowsSource &>(*log) : *bitmap); !s)
                 return failedWriting(s);
             return success();
         }
@@ -421,6 +564,7 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         if (dense) {
             if (auto s = finishPlacing(); !s)
                 return s.error();
+            toBitmapIfLarge();
             const NameBlock &block = blocks[readInto];
             readInto ^= 1; // the next read goes into the other block while this one is placed
             placedNames += qint64(block.names.size());
@@ -436,7 +580,10 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
                             else
                                 setAside[i].append(b->name(j).toByteArray());
                         }
-                        writers[i]->addAscii(ascii.data(), qsizetype(ascii.size()));
+                        if (log)
+                            log->addAscii(int(i), ascii.data(), qsizetype(ascii.size()));
+                        else
+                            writers[i]->addAscii(ascii.data(), qsizetype(ascii.size()));
                     }));
         } else {
             auto placed = place(names);

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <functional>
+
+namespace bloom {
+
+/** Takes a piece of a binary COPY stream; false stops the writer. */
+using CopyPieceSink = std::function<bool(const char *, qsizetype)>;
+
+/**
+ * The merged masks of a dense load, one row per touched chunk: what a bulk load writes. A ChunkBitmap
+ * and a PlacementLog hold the same rows for the same names.
+ */
+class MaskRowsSource {
+public:
+    virtual ~MaskRowsSource() = default;
+    virtual qint64 names() const = 0;
+    virtual qint64 touchedChunks() const = 0;
+    /** Touched chunks in [first, end). */
+    virtual qint64 touchedIn(quint32 first, quint32 end) const = 0;
+    /** The COPY stream (chunk int4, bits varbit) of the touched chunks in [first, end), in pieces of
+     *  about `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
+    virtual qint64 writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const = 0;
+};
+
+} // namespace bloom
