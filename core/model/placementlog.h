@@ -3,6 +3,7 @@
 #include "model/geometry.h"
 #include "model/maskrows.h"
 #include "model/placement.h"
+#include "model/sharedbits.h"
 
 #include <QByteArrayView>
 
@@ -39,8 +40,12 @@ public:
     void addAscii(int lane, const QByteArrayView *names, qsizetype count);
     /** Names appended to all lanes so far. */
     qint64 appended() const;
-    /** ORs every appended name into `to` and empties the log (the move to a bitmap). */
+    /** Adds lane `lane`'s names to `to` (a writer of the bitmap the load moves to) and empties the
+     *  lane; lanes may be moved on threads of their own, each with its own writer. */
+    void orLaneInto(int lane, SharedBits::Writer &to);
+    /** ORs every appended name into `to` and empties the log, on this thread. */
     void orInto(ChunkBitmap &to);
+    int lanes() const { return int(mLanes.size()); }
     /** After the appends: the names sorted by chunk; the MaskRowsSource functions need it. */
     void finish();
 

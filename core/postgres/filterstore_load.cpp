@@ -252,21 +252,36 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     qint64 placedNames = 0;
     if (dense && PlacementLog::suits(mGeometry))
         log.emplace(mGeometry, placers + 1);
-    // Called between blocks, when no placing thread runs: the bitmap, when the log has grown or
-    // does not suit the geometry.
-    const auto toBitmapIfLarge = [&] {
-        if (!dense || bitmap || (log && log->appended() <= logLimit))
+    // Called between blocks, when no placing thread runs, with the block about to be placed: the
+    // bitmap, when the geometry does not suit a log, the log has grown past its limit, or the first
+    // block of a file says it will (its names per byte times the file's size).
+    const auto toBitmapIfLarge = [&](const NameBlock &next, bool first) {
+        if (!dense || bitmap)
             return;
-        bitmap = std::make_unique<ChunkBitmap>(mGeometry);
         if (log) {
-            log->orInto(*bitmap);
-            log.reset();
+            qint64 expected = log->appended();
+            if (first && !in->isSequential() && !next.bytes.isEmpty())
+                expected = qint64(double(next.names.size()) * double(in->size()) / double(next.bytes.size()));
+            if (expected <= logLimit)
+                return;
         }
+        bitmap = std::make_unique<ChunkBitmap>(mGeometry);
         shared.emplace(bitmap->shared());
         const qsizetype bufferNames = SharedBits::Writer::bufferFor(mGeometry, placers);
         for (int i = 0; i < placers; ++i)
             writers.push_back(std::make_unique<SharedBits::Writer>(*shared, bufferNames));
         serverWriter.emplace(*shared, 4096); // the names that are not ASCII: few
+        if (!log)
+            return;
+        // Each placing thread's lane through that thread's writer, on every core: the bitmap's fresh
+        // pages are first written here (on one thread, 1.8M names took 0.42 s).
+        std::vector<std::future<void>> moving;
+        for (int i = 0; i < placers; ++i)
+            moving.push_back(std::async(std::launch::async, [&, i] { log->orLaneInto(i, *writers[size_t(i)]); }));
+        log->orLaneInto(placers, *serverWriter);
+        for (auto &f : moving)
+            f.get();
+        log.reset();
     };
     NameBlock blocks[2];
     int readInto = 0;
@@ -564,8 +579,8 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
         if (dense) {
             if (auto s = finishPlacing(); !s)
                 return s.error();
-            toBitmapIfLarge();
             const NameBlock &block = blocks[readInto];
+            toBitmapIfLarge(block, placedNames == 0);
             readInto ^= 1; // the next read goes into the other block while this one is placed
             placedNames += qint64(block.names.size());
             const size_t n = block.names.size(), per = (n + size_t(placers) - 1) / size_t(placers);
