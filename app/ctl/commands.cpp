@@ -37,7 +37,8 @@ Commands:
   check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name
   load FILE | - [--jobs N]
                         bulk add, one name per line (UTF-8); bad lines reported and skipped;
-                        the committed steps are written on N connections (default 2, 1-8)
+                        the committed steps are written on N connections (default 2, 1-8),
+                        and VACUUMed on one more
   fill [--csv]          set bits of every chunk (chunk,set_bits), one server-side scan
   fpr [--sample N]      the reference FPR estimate; with --sample, the rate measured on
                         N random names that were never added, beside estimate and model
