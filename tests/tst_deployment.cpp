@@ -435,11 +435,13 @@ private slots:
             // Then the flag and the main session's cancel, as Ctrl-C does.
             PgConn watch(mCluster.connectionString(QStringLiteral("filter")));
             for (int i = 0; i < 600; ++i) {
-                // The second connection waits on the lock and the first has committed its part: no other
-                // session of the DBA is in a transaction (between two statements it is "idle in transaction").
-                auto waiting = watch.column(
-                    QStringLiteral("select count(*) filter (where wait_event_type = 'Lock') || '/' || count(*) from "
-                                   "pg_stat_activity where usename = 'dba' and state <> 'idle'"));
+                // The second connection's UPDATE waits on the lock and the first has committed its part: no
+                // other session of the DBA is in a transaction (between two statements it is "idle in
+                // transaction"). Another wait is not it: the VACUUM before the first step can wait on a
+                // lock on the table too (autovacuum's, until autovacuum gives way).
+                auto waiting = watch.column(QStringLiteral(
+                    "select count(*) filter (where wait_event_type = 'Lock' and query ilike 'update%') "
+                    "|| '/' || count(*) from pg_stat_activity where usename = 'dba' and state <> 'idle'"));
                 if (waiting && waiting->value(0) == "1/1")
                     break;
                 QThread::msleep(50);
