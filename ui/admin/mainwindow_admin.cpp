@@ -107,7 +107,8 @@ void MainWindow::loadFile()
                             .arg(FilterStore::orMasksStatement(table));
     if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): each touched chunk is "
                          "updated once; a load that touches much of the table writes it in %2 committed steps, "
-                         "chunks in order, with a VACUUM before each, on %3 connections.")
+                         "chunks in order, on %3 connections, and VACUUMs each step on one more while the next "
+                         "is written.")
                           .arg(path)
                           .arg(FilterStore::LoadSteps)
                           .arg(FilterStore::DefaultLoadConnections),
