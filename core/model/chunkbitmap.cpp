@@ -1,7 +1,5 @@
 #include "model/chunkbitmap.h"
 
-#include "postgres/pgcopy.h"
-
 #include <algorithm>
 #include <cstring>
 
@@ -51,32 +49,14 @@ qint64 ChunkBitmap::touchedIn(quint32 first, quint32 end) const
 
 qint64 ChunkBitmap::writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const
 {
-    end = qMin(end, mGeometry.chunks());
     const size_t maskBytes = mGeometry.chunkBits() / 8;
-    const size_t rowBytes = 2 + 4 + 4 + 4 + 4 + maskBytes;
-    std::vector<char> buffer(size_t(pieceBytes) + rowBytes + 32);
-    char *at = buffer.data();
-    putCopyHeader(at);
-    qint64 rows = 0;
-    for (quint32 c = first; c < end; ++c) {
-        if (!mTouchedFlags[c])
-            continue;
-        putBe16(at, 2);
-        putBe32(at, 4);
-        putBe32(at, c);
-        putBe32(at, quint32(4 + maskBytes));
-        putBe32(at, mGeometry.chunkBits());
-        memcpy(at, mBits.data() + size_t(c) * maskBytes, maskBytes);
-        at += maskBytes;
-        ++rows;
-        if (at - buffer.data() >= pieceBytes) {
-            if (!sink(buffer.data(), at - buffer.data()))
-                return -1;
-            at = buffer.data();
-        }
-    }
-    putBe16(at, 0xFFFF);
-    return sink(buffer.data(), at - buffer.data()) ? rows : -1;
+    return writeMaskRows(sink, pieceBytes, first, qMin(end, mGeometry.chunks()), mGeometry.chunkBits(),
+                         [this, maskBytes](quint32 c, std::uint8_t *out) {
+                             if (!mTouchedFlags[c])
+                                 return false;
+                             memcpy(out, mBits.data() + size_t(c) * maskBytes, maskBytes);
+                             return true;
+                         });
 }
 
 } // namespace bloom

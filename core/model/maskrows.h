@@ -2,6 +2,7 @@
 
 #include <QtGlobal>
 
+#include <cstdint>
 #include <functional>
 
 namespace bloom {
@@ -23,6 +24,12 @@ public:
     /** The COPY stream (chunk int4, bits varbit) of the touched chunks in [first, end), in pieces of
      *  about `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
     virtual qint64 writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const = 0;
+
+protected:
+    /** The COPY stream of chunks [first, end) of `chunkBits`-bit masks: `mask(chunk, out)` writes a
+     *  chunk's mask bytes to `out` and returns true, or false when the chunk is not written. */
+    static qint64 writeMaskRows(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end,
+                                int chunkBits, const std::function<bool(quint32, std::uint8_t *)> &mask);
 };
 
 } // namespace bloom

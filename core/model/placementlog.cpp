@@ -2,7 +2,6 @@
 
 #include "model/chunkbitmap.h"
 #include "model/sharedbits.h"
-#include "postgres/pgcopy.h"
 
 #include <algorithm>
 #include <cstring>
@@ -121,37 +120,18 @@ qint64 PlacementLog::writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, 
 {
     // The rows a ChunkBitmap of the same names writes: each mask is built in the piece itself.
     const size_t maskBytes = mGeometry.chunkBits() / 8, k = size_t(mGeometry.k());
-    const size_t rowBytes = 2 + 4 + 4 + 4 + 4 + maskBytes;
-    std::vector<char> buffer(size_t(pieceBytes) + rowBytes + 32);
-    char *at = buffer.data();
-    putCopyHeader(at);
-    qint64 rows = 0;
-    end = qMin(end, mGeometry.chunks());
-    for (quint32 chunk = first; chunk < end; ++chunk) {
-        if (mStart[chunk + 1] == mStart[chunk])
-            continue;
-        putBe16(at, 2);
-        putBe32(at, 4);
-        putBe32(at, chunk);
-        putBe32(at, quint32(4 + maskBytes));
-        putBe32(at, mGeometry.chunkBits());
-        auto *mask = reinterpret_cast<std::uint8_t *>(at);
-        std::memset(mask, 0, maskBytes);
-        for (size_t i = mStart[chunk]; i < mStart[chunk + 1]; ++i)
-            for (size_t j = 0; j < k; ++j) {
-                const unsigned pos = mPositions[i * k + j];
-                mask[pos >> 3] = std::uint8_t(mask[pos >> 3] | (0x80u >> (pos & 7)));
-            }
-        at += maskBytes;
-        ++rows;
-        if (at - buffer.data() >= pieceBytes) {
-            if (!sink(buffer.data(), at - buffer.data()))
-                return -1;
-            at = buffer.data();
-        }
-    }
-    putBe16(at, 0xFFFF);
-    return sink(buffer.data(), at - buffer.data()) ? rows : -1;
+    return writeMaskRows(sink, pieceBytes, first, qMin(end, mGeometry.chunks()), mGeometry.chunkBits(),
+                         [this, maskBytes, k](quint32 chunk, std::uint8_t *mask) {
+                             if (mStart[chunk + 1] == mStart[chunk])
+                                 return false;
+                             std::memset(mask, 0, maskBytes);
+                             for (size_t i = mStart[chunk]; i < mStart[chunk + 1]; ++i)
+                                 for (size_t j = 0; j < k; ++j) {
+                                     const unsigned pos = mPositions[i * k + j];
+                                     mask[pos >> 3] = std::uint8_t(mask[pos >> 3] | (0x80u >> (pos & 7)));
+                                 }
+                             return true;
+                         });
 }
 
 } // namespace bloom
