@@ -94,8 +94,17 @@ private slots:
             const QByteArray n = name(i);
             serial.add(placeAscii(g, n));
             if (i == movedAt) {
+                // As the load moves: each lane through a writer of its own.
                 moved = std::make_unique<ChunkBitmap>(g);
-                log.orInto(*moved);
+                SharedBits shared = moved->shared();
+                qint64 added = 0;
+                for (int lane = 0; lane < 3; ++lane) {
+                    SharedBits::Writer writer(shared, 4096);
+                    log.orLaneInto(lane, writer);
+                    writer.flush();
+                    added += writer.added();
+                }
+                moved->finishConcurrent(added);
                 QCOMPARE(log.appended(), 0);
             }
             if (moved)

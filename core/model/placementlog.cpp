@@ -66,16 +66,6 @@ void PlacementLog::orLaneInto(int lane, SharedBits::Writer &to)
     std::vector<std::uint16_t>().swap(from);
 }
 
-void PlacementLog::orInto(ChunkBitmap &to)
-{
-    SharedBits shared = to.shared();
-    SharedBits::Writer writer(shared, SharedBits::Writer::bufferFor(mGeometry, 1));
-    for (int lane = 0; lane < int(mLanes.size()); ++lane)
-        orLaneInto(lane, writer);
-    writer.flush();
-    to.finishConcurrent(writer.added());
-}
-
 bool PlacementLog::suits(const Geometry &g)
 {
     return (quint64(g.chunks()) + 1) * sizeof(std::uint32_t) <= ChunkBitmap::bytesFor(g) / 8;

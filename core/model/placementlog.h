@@ -12,8 +12,6 @@
 
 namespace bloom {
 
-class ChunkBitmap;
-
 /**
  * The placements of a load's names as a list, for loads that are small beside the filter: a million
  * names are 18 MB here and 128 MiB as a ChunkBitmap of the reference filter. Fresh memory is what a
@@ -43,9 +41,6 @@ public:
     /** Adds lane `lane`'s names to `to` (a writer of the bitmap the load moves to) and empties the
      *  lane; lanes may be moved on threads of their own, each with its own writer. */
     void orLaneInto(int lane, SharedBits::Writer &to);
-    /** ORs every appended name into `to` and empties the log, on this thread. */
-    void orInto(ChunkBitmap &to);
-    int lanes() const { return int(mLanes.size()); }
     /** After the appends: the names sorted by chunk; the MaskRowsSource functions need it. */
     void finish();
 
