@@ -53,11 +53,11 @@ private slots:
         QCOMPARE(parallel.names(), names);
         QCOMPARE(parallel.touchedChunks(), serial.touchedChunks());
         QByteArray a, b;
-        parallel.writeCopy([&a](const char *d, qsizetype n) {
+        parallel.writeRows([&a](const char *d, qsizetype n) {
             a.append(d, n);
             return true;
         });
-        serial.writeCopy([&b](const char *d, qsizetype n) {
+        serial.writeRows([&b](const char *d, qsizetype n) {
             b.append(d, n);
             return true;
         });
@@ -127,7 +127,7 @@ private slots:
         QCOMPARE(rows->touchedChunks(), serial.touchedChunks());
         const auto copy = [](const MaskRowsSource &from, quint32 first, quint32 end) {
             QByteArray out;
-            from.writeCopy(
+            from.writeRows(
                 [&out](const char *d, qsizetype n) {
                     out.append(d, n);
                     return true;

@@ -142,7 +142,7 @@ private slots:
         auto db = openDb(filterDb());
         FilterStore live(*db, FilterRef{});
         QVERIFY(live.attach().ok());
-        QVERIFY(live.addBulk(*live.place(mShardNames + mFileNames)).ok());
+        QVERIFY(live.add(mShardNames + mFileNames).ok());
         QCOMPARE(referenceFree(mShardNames + mFileNames), 0);
     }
 

@@ -161,32 +161,11 @@ std::atomic<bool> &Context::interrupted()
     return flag;
 }
 
-int exitCodeFor(ErrorKind kind)
-{
-    switch (kind) {
-    case ErrorKind::Usage:
-        return ExitUsage;
-    case ErrorKind::Connection:
-    case ErrorKind::Authentication:
-    case ErrorKind::MissingDatabase:
-    case ErrorKind::Encoding:
-        return ExitConnection;
-    case ErrorKind::MissingFilter:
-    case ErrorKind::ForeignFilter:
-        return ExitFilter;
-    case ErrorKind::BadInput:
-        return ExitBadInput;
-    case ErrorKind::Cancelled:
-        return ExitCancelled;
-    case ErrorKind::Refused:
-        return ExitRefused;
-    case ErrorKind::Server:
-    case ErrorKind::Cluster:
-    case ErrorKind::Io:
-        return ExitFailure;
-    }
-    return ExitFailure;
-}
+// The codes core assigns to error kinds are the ones documented here.
+static_assert(exitCodeFor(ErrorKind::Usage) == ExitUsage && exitCodeFor(ErrorKind::Connection) == ExitConnection &&
+              exitCodeFor(ErrorKind::MissingFilter) == ExitFilter && exitCodeFor(ErrorKind::BadInput) == ExitBadInput &&
+              exitCodeFor(ErrorKind::Refused) == ExitRefused && exitCodeFor(ErrorKind::Cancelled) == ExitCancelled &&
+              exitCodeFor(ErrorKind::Server) == ExitFailure);
 
 Args parseArgs(const QStringList &argv)
 {
@@ -285,39 +264,6 @@ Context::Context(Args args)
     , mOut(stdout)
     , mErr(stderr)
 {
-}
-
-QString errorKindName(ErrorKind kind)
-{
-    switch (kind) {
-    case ErrorKind::Usage:
-        return QStringLiteral("usage");
-    case ErrorKind::Connection:
-        return QStringLiteral("connection");
-    case ErrorKind::Authentication:
-        return QStringLiteral("authentication");
-    case ErrorKind::MissingDatabase:
-        return QStringLiteral("missing_database");
-    case ErrorKind::Encoding:
-        return QStringLiteral("encoding");
-    case ErrorKind::MissingFilter:
-        return QStringLiteral("missing_filter");
-    case ErrorKind::ForeignFilter:
-        return QStringLiteral("foreign_filter");
-    case ErrorKind::BadInput:
-        return QStringLiteral("bad_input");
-    case ErrorKind::Server:
-        return QStringLiteral("server");
-    case ErrorKind::Cancelled:
-        return QStringLiteral("cancelled");
-    case ErrorKind::Cluster:
-        return QStringLiteral("cluster");
-    case ErrorKind::Io:
-        return QStringLiteral("io");
-    case ErrorKind::Refused:
-        return QStringLiteral("refused");
-    }
-    return QStringLiteral("error");
 }
 
 int Context::fail(const Error &e)

@@ -142,8 +142,17 @@ int cmdAdd(Context &c)
     const QList<QByteArray> &names = placed->names;
     const bool bad = placed->hadBad;
     auto store = c.store();
-    if (auto s = (*store)->add(placed->placements); !s)
-        return c.fail(s.error());
+    if (!store)
+        return c.fail(store.error());
+    auto added = (*store)->add(names, placed->placements);
+    if (!added && added.error().retry == Error::Retry::Attach) {
+        // A swap renamed a new filter in since attach: its geometry may differ, so place again.
+        if (auto s = (*store)->attach(); !s)
+            return c.fail(s.error());
+        added = (*store)->add(names);
+    }
+    if (!added)
+        return c.fail(added.error());
     if (c.json())
         printJson(c, QJsonObject{{QStringLiteral("added"), qint64(names.size())}});
     else

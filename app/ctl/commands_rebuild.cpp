@@ -160,6 +160,7 @@ QJsonObject checkJson(const SwapCheck &k)
                        {QStringLiteral("tolerance"), k.tolerance},
                        {QStringLiteral("per_source"), sources},
                        {QStringLiteral("pending"), k.pending},
+                       {QStringLiteral("pending_written"), k.pendingWritten},
                        {QStringLiteral("carried"), QJsonArray::fromStringList(k.carried)},
                        {QStringLiteral("not_carried"), QJsonArray::fromStringList(k.notCarried)},
                        {QStringLiteral("audited"), k.audited},
@@ -176,8 +177,11 @@ void printCheck(Context &c, const SwapCheck &k)
       << formatCount(std::llround(k.newNames)) << " names\n";
     for (const SourceCount &s : k.perSource)
         e << "  the rebuild read " << formatCount(s.names) << " names from " << s.source << "\n";
-    e << "  pending names to drain: " << formatCount(k.pending)
-      << "; live names the new filter would miss: " << QString::number(k.missingShare * 100, 'f', 1) << "%\n";
+    e << "  pending names to drain: " << formatCount(k.pending);
+    if (k.pendingWritten > 0)
+        e << " (" << formatCount(k.pendingWritten) << " of them added by Bloomscope's writes, counted with the new "
+          << "filter's)";
+    e << "; live names the new filter would miss: " << QString::number(k.missingShare * 100, 'f', 1) << "%\n";
     e << "  audit: "
       << (k.audited ? QStringLiteral("%1 sampled users, %2 free in the new table")
                           .arg(formatCount(k.auditSampled))
@@ -238,6 +242,7 @@ int cmdSwap(Context &c)
         printJson(c, QJsonObject{{QStringLiteral("old_table"), r->oldTable},
                                  {QStringLiteral("old_function"), r->oldFunction},
                                  {QStringLiteral("drained_in_swap"), r->drainedInSwap},
+                                 {QStringLiteral("verified_names"), r->verifiedNames},
                                  {QStringLiteral("exclusive_ms"), r->exclusiveMs},
                                  {QStringLiteral("lock_ms"), r->lockMs},
                                  {QStringLiteral("guard"), checkJson(r->check)}});
@@ -247,7 +252,8 @@ int cmdSwap(Context &c)
                 << "  carried over: "
                 << (r->check.carried.isEmpty() ? QStringLiteral("nothing to carry")
                                                : r->check.carried.join(QStringLiteral("; ")))
-                << "\n  " << r->drainedInSwap << " names drained inside the swap; checks waited "
+                << "\n  " << r->verifiedNames << " drained names checked in the new filter before the lock; "
+                << r->drainedInSwap << " names drained inside the swap; checks waited "
                 << QString::number(r->exclusiveMs, 'f', 1) << " ms, adds " << QString::number(r->lockMs, 'f', 1)
                 << " ms\n  drop the old pair with: bloomctl drop-old\n";
     return ExitOk;

@@ -213,11 +213,14 @@ int cmdSignup(Context &c)
         return c.fail(store.error());
     // 1. The filter first (the reference order): a crash after this leaves a false positive at
     //    worst, never a taken name that the filter calls free.
-    auto placed = (*store)->place({name});
-    if (!placed)
-        return c.fail(placed.error());
-    if (auto s = (*store)->add(*placed); !s)
-        return c.fail(s.error());
+    auto added = (*store)->add({name});
+    if (!added && added.error().retry == Error::Retry::Attach) { // a swap since attach: place again
+        if (auto s = (*store)->attach(); !s)
+            return c.fail(s.error());
+        added = (*store)->add({name});
+    }
+    if (!added)
+        return c.fail(added.error());
     if (qEnvironmentVariableIsSet("BLOOMSCOPE_TEST_CRASH_AFTER_FILTER"))
         ::_exit(9); // test hook: the crash window between the two writes
     // 2. The exact answer, then 3. the user row on its shard (id mod shards).

@@ -83,7 +83,6 @@ private:
     std::unique_ptr<FilterStore> mStore;
 };
 
-int exitCodeFor(ErrorKind kind);
 /** A rate option (--target-fpr, --max-fpr, ...): "0.01", "1%" or "1e-3", strictly between 0 and 1;
  *  `fallback` when the option is absent, nullopt when it is not such a rate. */
 std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback);

@@ -26,9 +26,18 @@ enum class ErrorKind {
 
 /** An error as a value: what happened and how to fix it. Core never shows it; callers decide. */
 struct Error {
+    /** Whether doing the same again can succeed without the user changing anything. */
+    enum class Retry {
+        No,
+        Transaction, ///< a deadlock or serialization failure: run the transaction again
+        Attach,      ///< the filter was swapped since it was attached: attach again, then run it again
+    };
+
     ErrorKind kind = ErrorKind::Server;
-    QString message; ///< what happened, naming the thing that failed
-    QString fix;     ///< what the user can do about it (may be empty)
+    QString message;  ///< what happened, naming the thing that failed
+    QString fix;      ///< what the user can do about it (may be empty)
+    QString sqlState; ///< the server's SQLSTATE when a statement failed ("40P01"), else empty
+    Retry retry = Retry::No;
 
     QString toString() const { return fix.isEmpty() ? message : message + QStringLiteral("\nFix: ") + fix; }
 };
@@ -70,7 +79,69 @@ inline Status success()
 
 inline Error makeError(ErrorKind kind, QString message, QString fix = {})
 {
-    return Error{kind, std::move(message), std::move(fix)};
+    return Error{kind, std::move(message), std::move(fix), {}, Error::Retry::No};
+}
+
+/** bloomctl's exit code for an error of `kind` (documented in `bloomctl --help` and the README). */
+constexpr int exitCodeFor(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::Usage:
+        return 2;
+    case ErrorKind::Connection:
+    case ErrorKind::Authentication:
+    case ErrorKind::MissingDatabase:
+    case ErrorKind::Encoding:
+        return 3;
+    case ErrorKind::MissingFilter:
+    case ErrorKind::ForeignFilter:
+        return 4;
+    case ErrorKind::BadInput:
+        return 5;
+    case ErrorKind::Refused:
+        return 8;
+    case ErrorKind::Cancelled:
+        return 130;
+    case ErrorKind::Server:
+    case ErrorKind::Cluster:
+    case ErrorKind::Io:
+        return 1;
+    }
+    return 1;
+}
+
+/** The kind as bloomctl's --json names it ("connection", "refused", ...). */
+inline QString errorKindName(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::Usage:
+        return QStringLiteral("usage");
+    case ErrorKind::Connection:
+        return QStringLiteral("connection");
+    case ErrorKind::Authentication:
+        return QStringLiteral("authentication");
+    case ErrorKind::MissingDatabase:
+        return QStringLiteral("missing_database");
+    case ErrorKind::Encoding:
+        return QStringLiteral("encoding");
+    case ErrorKind::MissingFilter:
+        return QStringLiteral("missing_filter");
+    case ErrorKind::ForeignFilter:
+        return QStringLiteral("foreign_filter");
+    case ErrorKind::BadInput:
+        return QStringLiteral("bad_input");
+    case ErrorKind::Server:
+        return QStringLiteral("server");
+    case ErrorKind::Cancelled:
+        return QStringLiteral("cancelled");
+    case ErrorKind::Cluster:
+        return QStringLiteral("cluster");
+    case ErrorKind::Io:
+        return QStringLiteral("io");
+    case ErrorKind::Refused:
+        return QStringLiteral("refused");
+    }
+    return QStringLiteral("error");
 }
 
 } // namespace bloom

@@ -112,7 +112,7 @@ Result<QString> startDemo(LocalCluster &cluster, qint64 names, const std::functi
         return s.error();
     auto copied = copyIn(c.handle(),
                          QStringLiteral("copy public.username_filter (chunk, bits) from stdin (format binary, freeze)"),
-                         [&bits](const CopySink &sink) { return bits.writeCopy(sink); });
+                         [&bits](const ByteSink &sink) { return bits.writeRows(sink); });
     if (!copied)
         return copied.error();
     if (auto s = c.exec(QStringLiteral("commit")); !s)
@@ -140,7 +140,7 @@ Result<QString> startShardedDemo(LocalCluster &cluster, qint64 names, int shards
         if (auto s = c.exec(QStringLiteral("create table users (id bigint primary key, username text not null)")); !s)
             return s.error();
         // The same names the filter holds: user `id` is demo name `id`, on shard id mod shards.
-        auto copied = copyIn(c.handle(), QStringLiteral("copy users from stdin"), [&](const CopySink &sink) {
+        auto copied = copyIn(c.handle(), QStringLiteral("copy users from stdin"), [&](const ByteSink &sink) {
             QByteArray rows;
             char name[DemoNameMax];
             qint64 sent = 0;

@@ -1,5 +1,7 @@
 #include "maintenance/helpers.h"
 
+#include "postgres/pgerror.h"
+
 #include <QSqlQuery>
 
 #include <libpq-fe.h>
@@ -26,9 +28,10 @@ Result<Helpers> helpers(Database &db, const FilterRef &live)
     h.liveTable = *table;
     h.liveFunction = *function;
     h.schema = quoteIdent(table->schema);
-    h.state = h.schema + QStringLiteral(".bloomscope_rebuild");
+    h.state = h.quoted(QString::fromLatin1(RebuildStateName));
     h.pending = h.schema + QStringLiteral(".bloomscope_pending");
     h.record = h.schema + QStringLiteral(".bloomscope_record");
+    h.recordNames = h.quoted(QString::fromLatin1(NameRecorderName));
     h.swapped = h.schema + QStringLiteral(".bloomscope_swapped");
     return h;
 }
@@ -72,30 +75,14 @@ Result<std::optional<Helpers>> helpersWith(Database &db, const FilterRef &live, 
     return *exists ? std::optional<Helpers>{std::move(*h)} : std::nullopt;
 }
 
-namespace {
-
-Status commandResult(PGresult *raw, const QString &what)
-{
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(raw, &PQclear);
-    const ExecStatusType st = PQresultStatus(r.get());
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-        return makeError(
-            ErrorKind::Server,
-            QStringLiteral("%1 failed: %2").arg(what, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed()));
-    return success();
-}
-
-} // namespace
-
 Status execOne(Database &db, const QString &sql, const QString &what)
 {
-    return commandResult(PQexecParams(db.pgconn(), sql.toUtf8().constData(), 0, nullptr, nullptr, nullptr, nullptr, 0),
-                         what);
+    return pg::one(db.pgconn(), sql, what);
 }
 
 Status execScript(Database &db, const QString &sql, const QString &what)
 {
-    return commandResult(PQexec(db.pgconn(), sql.toUtf8().constData()), what);
+    return pg::script(db.pgconn(), sql, what);
 }
 
 QString suffixed(const QString &name, const QString &suffix)

@@ -19,7 +19,8 @@ struct Helpers {
     QString schema;             ///< quoted schema
     QString state;              ///< schema.bloomscope_rebuild
     QString pending;            ///< schema.bloomscope_pending
-    QString record;             ///< schema.bloomscope_record
+    QString record;             ///< schema.bloomscope_record(text): the live function's recorder
+    QString recordNames;        ///< schema.bloomscope_record_names(regclass, text[]): the write path's (FilterWriter)
     QString swapped;            ///< schema.bloomscope_swapped: the old pairs swaps kept, for drop-old
     QString quoted(const QString &name) const { return schema + QLatin1Char('.') + quoteIdent(name); }
 };

@@ -3,6 +3,8 @@
 #include "maintenance/helpers.h"
 #include "maintenance/nameexport.h"
 
+#include "common/testhook.h"
+
 #include "model/fprmodel.h"
 #include "model/name.h"
 #include "model/namereader.h"
@@ -80,14 +82,7 @@ void Rebuilder::report(const QString &stage, qint64 done, qint64 total)
 
 void Rebuilder::pauseForTests(const QString &stage)
 {
-    // Test hook: BLOOMSCOPE_TEST_PAUSE_AT=<stage> holds the rebuild at that stage so a test can kill it.
-    if (qEnvironmentVariable("BLOOMSCOPE_TEST_PAUSE_AT") == stage) {
-        fprintf(stderr, "bloomscope: paused at %s\n", qPrintable(stage));
-        fflush(stderr);
-        const int seconds = qEnvironmentVariableIntValue("BLOOMSCOPE_TEST_PAUSE_SECONDS");
-        for (int i = 0; i < (seconds > 0 ? seconds : 60) * 10 && !cancelled(); ++i)
-            QThread::msleep(100);
-    }
+    bloom::pauseForTests(stage.toLatin1().constData(), mCancel);
 }
 
 Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
@@ -101,10 +96,12 @@ Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
     const Helpers *h = &**found;
     QSqlQuery q(db.db());
     if (!q.exec(QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
-                               "(select count(*) from %1 where not drained), per_source, "
+                               "(select coalesce(sum(count), 0) from %1 where not drained), per_source, "
                                "exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and "
                                "l.classid = %3 and l.objid = pg_catalog.to_regclass(%4)::oid and l.objsubid = 2 "
-                               "and l.granted) from %2")
+                               "and l.granted), "
+                               "(select coalesce(sum(count), 0) from %1 where not drained and names is not null) "
+                               "from %2")
                     .arg(h->pending, h->state)
                     .arg(RebuildLockKey)
                     .arg(db.quoteLiteral(h->liveTable.quoted()))))
@@ -121,6 +118,7 @@ Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
     st.startedAt = q.value(5).toDateTime();
     st.pending = q.value(6).toLongLong();
     st.running = q.value(8).toBool();
+    st.pendingWritten = q.value(9).toLongLong();
     for (const QJsonValue &v : QJsonDocument::fromJson(q.value(7).toString().toUtf8()).array())
         st.perSource.append({v[QLatin1String("source")].toString(), qint64(v[QLatin1String("names")].toDouble())});
     return st;
@@ -326,6 +324,23 @@ Status Rebuilder::prepare()
     while (q.next())
         grantees << (q.value(0).toBool() ? QStringLiteral("public") : quoteIdent(q.value(1).toString()));
     q.finish();
+    // Who may update the live table may record the names it writes through Bloomscope's write path
+    // (bloomscope_record_names): the table's UPDATE grantees, on the table or on its bits column.
+    QStringList writers;
+    q.prepare(QStringLiteral(
+        "select distinct a.grantee = 0, coalesce(r.rolname, '') from ("
+        "  select (pg_catalog.aclexplode(coalesce(c.relacl, pg_catalog.acldefault('r', c.relowner)))).* "
+        "  from pg_catalog.pg_class c where c.oid = pg_catalog.to_regclass(?) "
+        "  union all select (pg_catalog.aclexplode(t.attacl)).* from pg_catalog.pg_attribute t "
+        "  where t.attrelid = pg_catalog.to_regclass(?) and t.attname = 'bits' and t.attacl is not null) a "
+        "left join pg_catalog.pg_roles r on r.oid = a.grantee where a.privilege_type = 'UPDATE'"));
+    q.addBindValue(live.quotedTable());
+    q.addBindValue(live.quotedTable());
+    if (!q.exec())
+        return Database::queryError(q, QStringLiteral("reading who may update %1").arg(live.tableText()));
+    while (q.next())
+        writers << (q.value(0).toBool() ? QStringLiteral("public") : quoteIdent(q.value(1).toString()));
+    q.finish();
 
     // The recording version of the live function: the same placement (generated from the geometry
     // attach verified), plus one insert into the pending table.
@@ -334,16 +349,24 @@ Status Rebuilder::prepare()
     recording.replace(
         QLatin1String("\nbegin\n"),
         QStringLiteral("\nbegin\n  perform %1(name); -- bloomscope rebuild: record the name\n").arg(names->record));
+    // SHARE on the live table first: it waits for every write in flight (they hold ROW EXCLUSIVE from
+    // their guard to their commit, FilterWriter), and the writes after this commit see the recorder.
+    // The pending table holds the live function's names a row each (name: checks record them too) and
+    // the write path's a batch a row (names: every one of them was added).
     QString sql =
         QStringLiteral(
             "set local client_min_messages = warning;\n" // no NOTICE on stderr for the drop of a table never made
+            "set local lock_timeout = '30s';\n"
+            "lock table %5 in share mode;\n"
             "drop table if exists %2;\n"
             "create table %1 (live_table text not null, live_function text not null, new_table text not null, "
             "  new_function text not null, original_function text not null, stage text not null, "
             "  started_at timestamptz not null default now(), per_source text not null default '[]', "
             "  sources text not null default '[]', query text not null default '');\n"
-            "create table %2 (id bigserial primary key, name text not null, drained boolean not null default false, "
-            "  at timestamptz not null default now());\n"
+            "create table %2 (id bigserial primary key, name text, names text[], "
+            "  count integer not null default 1, drained boolean not null default false, "
+            "  at timestamptz not null default now(), check ((name is null) <> (names is null)));\n"
+            "alter table %2 alter column names set storage external;\n" // written once, read once: no compression
             "create index on %2 (id) where not drained;\n"
             "create function %3(name text) returns void language plpgsql security definer "
             "set search_path = pg_catalog, pg_temp as $fn$\n"
@@ -356,16 +379,33 @@ Status Rebuilder::prepare()
             "exception when read_only_sql_transaction then\n"
             "  null; -- a check in a read-only transaction adds no name\n"
             "end\n$fn$;\n"
+            "create function %6(live regclass, names text[]) returns boolean language plpgsql security definer "
+            "set search_path = pg_catalog, pg_temp as $fn$\n"
+            "begin\n"
+            "  if live::oid <> %7::oid then\n"
+            "    return false; -- another table: this rebuild does not record its names\n"
+            "  end if;\n"
+            "  if coalesce(cardinality(names), 0) > 0 then\n"
+            "    insert into %2(names, count) values (names, cardinality(names));\n"
+            "  end if;\n"
+            "  return true;\n"
+            "end\n$fn$;\n"
             "revoke all on function %3(text) from public;\n"
+            "revoke all on function %6(regclass, text[]) from public;\n"
             "revoke all on table %1, %2 from public;\n")
             .arg(names->state, names->pending, names->record)
-            .arg(MaxNameBytes);
+            .arg(MaxNameBytes)
+            .arg(live.quotedTable(), names->recordNames)
+            .arg(live.tableOid());
     for (const QString &g : grantees)
         sql += QStringLiteral("grant execute on function %1(text) to %2;\n").arg(names->record, g);
+    for (const QString &g : writers)
+        sql += QStringLiteral("grant execute on function %1(regclass, text[]) to %2;\n").arg(names->recordNames, g);
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the rebuild's transaction"));
     QSqlQuery tx(mDb.db());
-    bool ok = tx.exec(sql);
+    auto script = maintenance::execScript(mDb, sql, QStringLiteral("preparing the rebuild"));
+    bool ok = script.ok();
     if (ok) {
         QJsonArray sources;
         for (const ConnectionSpec &s : mOptions.sources)
@@ -384,7 +424,7 @@ Status Rebuilder::prepare()
         ok = tx.exec() && tx.exec(recording);
     }
     if (!ok) {
-        Error e = Database::queryError(tx, QStringLiteral("preparing the rebuild"));
+        Error e = script ? Database::queryError(tx, QStringLiteral("preparing the rebuild")) : script.error();
         mDb.db().rollback();
         return e;
     }
@@ -464,19 +504,15 @@ Status Rebuilder::writeTable(RebuildReport &r)
     report(QStringLiteral("write"), 0, g.chunks());
     const size_t maskBytes = g.chunkBits() / 8;
     auto rows = copyIn(mDb.pgconn(), QStringLiteral("copy %1 from stdin (format binary, freeze)").arg(table),
-                       [&](const CopySink &sink) -> qint64 {
+                       [&](const ByteSink &sink) -> qint64 {
                            // Straight from the bit array, 1 MiB at a time: no second copy of it. FREEZE:
                            // the table was made in this transaction, so its rows go in frozen and
                            // all-visible, and no VACUUM has to rewrite them after the swap.
                            std::vector<char> buffer(size_t(1 << 20) + maskBytes + 64);
                            char *at = buffer.data();
-                           putCopyHeader(at);
+                           putRowsHeader(at);
                            for (quint32 c = 0; c < g.chunks(); ++c) {
-                               putBe16(at, 2);
-                               putBe32(at, 4);
-                               putBe32(at, c);
-                               putBe32(at, quint32(4 + maskBytes));
-                               putBe32(at, g.chunkBits());
+                               putMaskRowStart(at, c, g.chunkBits());
                                memcpy(at, mBits.data() + size_t(c) * maskBytes, maskBytes);
                                at += maskBytes;
                                if (at - buffer.data() >= (1 << 20)) {
@@ -486,7 +522,7 @@ Status Rebuilder::writeTable(RebuildReport &r)
                                    report(QStringLiteral("write"), c + 1, g.chunks());
                                }
                            }
-                           putBe16(at, 0xFFFF);
+                           putRowsTrailer(at);
                            return sink(buffer.data(), at - buffer.data()) ? qint64(g.chunks()) : -1;
                        });
     if (!rows)
@@ -553,7 +589,7 @@ Status Rebuilder::exportSql(RebuildReport &r)
         (void)conn.exec(QStringLiteral("begin isolation level repeatable read read only"));
         Result<qint64> out = qint64(0);
         auto in = copyIn(mDb.pgconn(), QStringLiteral("copy pg_temp.bloomscope_names from stdin"),
-                         [&](const CopySink &sink) -> qint64 {
+                         [&](const ByteSink &sink) -> qint64 {
                              out = copyOut(conn.handle(), QStringLiteral("copy (%1) to stdout").arg(mOptions.query),
                                            [&](QByteArrayView line) {
                                                const QByteArrayView field = copyFirstField(line);
@@ -573,7 +609,7 @@ Status Rebuilder::exportSql(RebuildReport &r)
             return rollback(makeError(ErrorKind::Io, QStringLiteral("cannot read %1").arg(path)));
         NameReader reader(&f);
         auto in = copyIn(mDb.pgconn(), QStringLiteral("copy pg_temp.bloomscope_names from stdin"),
-                         [&](const CopySink &sink) -> qint64 {
+                         [&](const ByteSink &sink) -> qint64 {
                              qint64 n = 0;
                              bool more = true;
                              while (more) {
@@ -603,8 +639,8 @@ Status Rebuilder::exportSql(RebuildReport &r)
                             .arg(g.chunkBits())
                             .arg(renderFunctionSql(g, function), function)
                             .arg(qint64(g.chunks()) - 1);
-    if (!q.exec(sql))
-        return rollback(Database::queryError(q, QStringLiteral("building %1 with bit_or").arg(table)));
+    if (auto built = maintenance::execScript(mDb, sql, QStringLiteral("building %1 with bit_or").arg(table)); !built)
+        return rollback(built.error());
     report(QStringLiteral("index"), 0, 0);
     if (!q.exec(QStringLiteral("alter table %1 add primary key (chunk)").arg(table)) ||
         !q.exec(QStringLiteral("update %1 set stage = 'drain'").arg(names->state)))

@@ -70,7 +70,8 @@ struct RebuildState {
     QString liveTable, liveFunction, newTable, newFunction, stage; ///< names in `schema`
     QList<SourceCount> perSource;                                  ///< recorded by the rebuild once its export finished
     QDateTime startedAt;
-    qint64 pending = 0; ///< rows in the pending table
+    qint64 pending = 0;        ///< names in the pending table not drained yet
+    qint64 pendingWritten = 0; ///< of them, the write path's (FilterWriter): every one an added name
     /** A Bloomscope session is running this rebuild now (it holds the rebuild's advisory lock);
      *  false for one whose process died or lost its connection: interrupted. */
     bool running = false;
@@ -103,9 +104,10 @@ struct SwapCheck {
     double tolerance = 0;               ///< refused below tolerance * liveNames
     bool fewerNames = false;
     QList<SourceCount> perSource;
-    qint64 pending = 0;     ///< names still to drain
-    QStringList carried;    ///< what the swap carries over to the new pair
-    QStringList notCarried; ///< what it cannot (refused unless allowUncarried)
+    qint64 pending = 0;        ///< names still to drain
+    qint64 pendingWritten = 0; ///< of them, names the write path added (counted with the new filter's)
+    QStringList carried;       ///< what the swap carries over to the new pair
+    QStringList notCarried;    ///< what it cannot (refused unless allowUncarried)
     bool audited = false;
     qint64 auditSampled = 0;
     QList<QByteArray> auditMisses; ///< sampled users the new table calls free: refused
@@ -132,6 +134,9 @@ struct SwapReport {
     double earlyDrainMs = 0, guardMs = 0, verifyMs = 0, planMs = 0, catchUpMs = 0, lockWaitMs = 0, underLockMs = 0,
            renameMs = 0;
     int catchUpPasses = 0; ///< drains between the guard and the lock, until one found little
+    /** Drained names checked in the new filter before the lock: every one the live function recorded
+     *  that the live filter may hold, and a sample of the write path's (FilterWriter). */
+    qint64 verifiedNames = 0;
 };
 
 /**

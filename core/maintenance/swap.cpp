@@ -6,6 +6,7 @@
 #include "postgres/filterstore.h"
 #include "postgres/pgarray.h"
 #include "postgres/pgconn.h"
+#include "postgres/pgerror.h"
 #include "shards/audit.h"
 
 #include <QElapsedTimer>
@@ -15,12 +16,19 @@
 #include <QSet>
 #include <QSqlQuery>
 
+#include <libpq-fe.h>
+
 #include <cmath>
 #include <limits>
 
 namespace bloom {
 
 namespace {
+
+/** Names a drain reads, places and writes at a time. */
+constexpr qint64 DrainPageNames = 200000;
+/** The write path's drained names the swap checks in the new filter, at most, per page. */
+constexpr qsizetype VerifyWrittenSample = 10000;
 
 using maintenance::CarryPlan;
 using maintenance::Helpers;
@@ -34,31 +42,78 @@ FilterRef refIn(const QString &schema, const QString &table, const QString &func
     return FilterRef{QualifiedName{schema, table}.text(), QualifiedName{schema, function}.text()};
 }
 
-/** Pending names with their ids: the undrained ones (locked for this drain) or the drained ones. */
+/** A page of the pending table: the rows' ids, the names the live function recorded (a row each;
+ *  checks record names too) and the names Bloomscope's write path recorded (a batch a row; every one
+ *  was added). */
 struct PendingBatch {
-    QList<QByteArray> names;
     std::vector<qint64> ids;
+    QList<QByteArray> recorded;
+    QList<QByteArray> written;
+    bool isEmpty() const { return ids.empty(); }
 };
 
-Result<PendingBatch> pendingBatch(Database &db, const QString &schema, bool drained, qint64 after, int limit,
+/** The names of the write path's pending row `id` (a binary text[] read with libpq: a row holds up
+ *  to FilterWriter::RecordSliceNames names). */
+Result<QList<QByteArray>> writtenNames(Database &db, const QString &schema, qint64 id)
+{
+    const QByteArray sql = QStringLiteral("select names from %1.bloomscope_pending where id = $1").arg(schema).toUtf8();
+    const QByteArray idText = QByteArray::number(id);
+    const char *values[1] = {idText.constData()};
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(
+        PQexecParams(db.pgconn(), sql.constData(), 1, nullptr, values, nullptr, nullptr, 1), &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1)
+        return pg::errorOf(db.pgconn(), r.get(), QStringLiteral("reading the pending names"));
+    auto names = decodeTextArray(QByteArrayView(PQgetvalue(r.get(), 0, 0), PQgetlength(r.get(), 0, 0)));
+    if (!names)
+        return makeError(ErrorKind::Server,
+                         QStringLiteral("reading the pending names of row %1: %2").arg(id).arg(names.error().message));
+    return names;
+}
+
+/** Pending rows after `after` up to `upTo` in id order, undrained (locked for this drain unless not
+ *  `lockRows`) or drained, until about `maxNames` names. */
+Result<PendingBatch> pendingBatch(Database &db, const QString &schema, bool drained, qint64 after, qint64 maxNames,
                                   qint64 upTo = std::numeric_limits<qint64>::max(), bool lockRows = true)
 {
     QSqlQuery q(db.db());
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("select id, name from %1.bloomscope_pending where drained = ? and id > ? and id <= ? "
-                             "order by id limit %2%3")
+    q.prepare(QStringLiteral("select id, name, names is not null from %1.bloomscope_pending where drained = ? and "
+                             "id > ? and id <= ? order by id limit 50000%2")
                   .arg(schema)
-                  .arg(limit)
                   .arg(drained || !lockRows ? QString() : QStringLiteral(" for update")));
     q.addBindValue(drained);
     q.addBindValue(after);
     q.addBindValue(upTo);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the pending names"));
+    struct Row {
+        qint64 id;
+        bool batch;
+        QByteArray name;
+    };
+    std::vector<Row> rows;
+    while (q.next())
+        rows.push_back({q.value(0).toLongLong(), q.value(2).toBool(),
+                        q.value(2).toBool() ? QByteArray() : q.value(1).toString().toUtf8()});
+    q.finish(); // libpq on the same connection next
+    // The rows after the one that takes the page past maxNames wait for the next page (undrained; they
+    // stay locked until this transaction ends).
     PendingBatch b;
-    while (q.next()) {
-        b.ids.push_back(q.value(0).toLongLong());
-        b.names.append(q.value(1).toString().toUtf8());
+    qint64 names = 0;
+    for (const Row &row : rows) {
+        if (names >= maxNames)
+            break;
+        if (row.batch) {
+            auto more = writtenNames(db, schema, row.id);
+            if (!more)
+                return more.error();
+            names += more->size();
+            b.written += *more;
+        } else {
+            b.recorded.append(row.name);
+            ++names;
+        }
+        b.ids.push_back(row.id);
     }
     return b;
 }
@@ -128,23 +183,24 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
         // Pages by id (a row still in flight below `after` waits for the next drain). The final drain
         // runs under the swap's lock and its table is dropped at the commit: it marks nothing. Earlier
         // drains lock their rows and mark them in the same transaction.
-        auto batch = pendingBatch(db, schema, false, after, 50000, bound, !final);
+        auto batch = pendingBatch(db, schema, false, after, DrainPageNames, bound, !final);
         if (!batch)
             return fail(batch.error());
-        if (batch->names.isEmpty()) {
+        if (batch->isEmpty()) {
             if (!final)
                 db.db().commit();
             break;
         }
         after = batch->ids.back();
-        auto maybe = maybeIn(live, batch->names);
+        auto maybe = maybeIn(live, batch->recorded);
         if (!maybe)
             return fail(maybe.error());
         auto placed = next.place(*maybe);
         if (!placed)
             return fail(placed.error());
         // Most recorded names come from checks of names the new filter already holds (the export
-        // had them): only the others are written.
+        // had them): only the others are written. The write path's names were all added to the live
+        // filter: they are written without a look (OR is idempotent).
         QList<Placement> missing;
         if (!placed->isEmpty()) {
             auto inNext = next.check(*placed);
@@ -154,10 +210,16 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
                 if (!inNext->at(i))
                     missing.append(placed->at(i));
         }
+        if (!batch->written.isEmpty()) {
+            auto written = next.place(batch->written);
+            if (!written)
+                return fail(written.error());
+            missing += *written;
+        }
         if (!missing.isEmpty())
-            if (auto r = next.addBulk(missing); !r)
+            if (auto r = next.addToRebuilt(missing); !r)
                 return fail(r.error());
-        added += maybe->size();
+        added += batch->written.size() + maybe->size();
         if (final)
             continue;
         QString ids = QStringLiteral("{");
@@ -206,22 +268,27 @@ Status Rebuilder::abort(Database &db, const FilterRef &liveRef)
             QStringLiteral("restore the function by hand from the reference SQL, then drop %1").arg(h->state));
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the abort"));
-    // One transaction: the live function is the application's again, and every leftover is gone.
+    // One transaction: the live function is the application's again, and every leftover is gone. SHARE
+    // on the live table first: writes in flight that record names (FilterWriter) end before the
+    // recorders go, and the ones after see no rebuild.
+    const QString lock =
+        QStringLiteral("set local lock_timeout = '30s'; lock table %1 in share mode").arg(h->liveTable.quoted());
     const QString drops =
         QStringLiteral("drop table if exists %1;\n"
                        "drop function if exists %2(text);\n"
                        "drop table %3;\n"
                        "drop table %4;\n"
-                       "drop function %5(text);\n")
-            .arg(h->quoted(st->newTable), h->quoted(st->newFunction), h->state, h->pending, h->record);
-    if (auto s = maintenance::execOne(db, original, QStringLiteral("restoring %1").arg(h->liveFunction.text())); !s) {
+                       "drop function %5(text);\n"
+                       "drop function if exists %6(regclass, text[]);\n")
+            .arg(h->quoted(st->newTable), h->quoted(st->newFunction), h->state, h->pending, h->record, h->recordNames);
+    Status done = maintenance::execScript(db, lock, QStringLiteral("locking %1").arg(h->liveTable.text()));
+    if (done)
+        done = maintenance::execOne(db, original, QStringLiteral("restoring %1").arg(h->liveFunction.text()));
+    if (done)
+        done = maintenance::execScript(db, drops, QStringLiteral("aborting the rebuild"));
+    if (!done) {
         db.db().rollback();
-        return s;
-    }
-    if (!q.exec(drops)) {
-        Error e = Database::queryError(q, QStringLiteral("aborting the rebuild"));
-        db.db().rollback();
-        return e;
+        return done;
     }
     if (!db.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit of the abort failed"));
@@ -265,17 +332,22 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     if (auto s = next.attach(); !s)
         return s.error();
 
-    // Every drained name the live filter may hold must be in the new filter.
+    // Every drained name the live filter may hold must be in the new filter; of the names the write
+    // path recorded (all of them added), an even sample of up to VerifyWrittenSample a page.
     for (qint64 after = 0;;) {
-        auto batch = pendingBatch(db, h->schema, true, after, 50000);
+        auto batch = pendingBatch(db, h->schema, true, after, DrainPageNames);
         if (!batch)
             return batch.error();
-        if (batch->names.isEmpty())
+        if (batch->isEmpty())
             break;
         after = batch->ids.back();
-        auto maybe = maybeIn(live, batch->names);
+        auto maybe = maybeIn(live, batch->recorded);
         if (!maybe)
             return maybe.error();
+        const qsizetype step = qMax<qsizetype>(1, batch->written.size() / VerifyWrittenSample);
+        for (qsizetype i = 0; i < batch->written.size(); i += step)
+            maybe->append(batch->written[i]);
+        report.verifiedNames += maybe->size();
         auto placed = next.place(*maybe);
         if (!placed)
             return placed.error();
@@ -338,9 +410,12 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     QSqlQuery q(db.db());
     QElapsedTimer lockTimer;
     // EXCLUSIVE: adds wait (and their names are recorded before we look), checks go on.
-    if (!q.exec(
-            QStringLiteral("set local lock_timeout = '30s'; lock table %1 in exclusive mode").arg(live.quotedTable())))
-        return rollback(Database::queryError(q, QStringLiteral("locking %1").arg(st->liveTable)));
+    if (auto s = maintenance::execScript(
+            db,
+            QStringLiteral("set local lock_timeout = '30s'; lock table %1 in exclusive mode").arg(live.quotedTable()),
+            QStringLiteral("locking %1").arg(st->liveTable));
+        !s)
+        return rollback(s.error());
     lockTimer.start();
     report.lockWaitMs = lap();
     // The new table too, now: a lock wait on it (autovacuum yields only after deadlock_timeout) must
@@ -371,9 +446,11 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
                                           .arg(newTable, report.check.refusal),
                                       report.check.refusalFix));
     }
-    if (!plan->onNew.isEmpty() && !q.exec(plan->onNew))
-        return rollback(
-            Database::queryError(q, QStringLiteral("carrying %1's settings over to %2").arg(st->liveTable, newTable)));
+    if (!plan->onNew.isEmpty())
+        if (auto s = maintenance::execScript(
+                db, plan->onNew, QStringLiteral("carrying %1's settings over to %2").arg(st->liveTable, newTable));
+            !s)
+            return rollback(s.error());
     report.underLockMs = lap();
     // ACCESS EXCLUSIVE for the renames only: checks wait from here to the commit.
     QElapsedTimer exclusive;
@@ -394,10 +471,12 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
             .arg(h->swapped, db.quoteLiteral(st->liveTable), db.quoteLiteral(report.oldTable),
                  db.quoteLiteral(h->quoted(report.oldTable)), db.quoteLiteral(report.oldFunction),
                  db.quoteLiteral(h->quoted(report.oldFunction) + QStringLiteral("(text)")), h->state, h->pending,
-                 h->record);
-    if (!q.exec(plan->renames + bookkeeping))
-        return rollback(Database::queryError(q, QStringLiteral("swapping %1 in").arg(newTable)));
-    q.finish();
+                 h->record) +
+        QStringLiteral("drop function if exists %1(regclass, text[]);\n").arg(h->recordNames);
+    if (auto s =
+            maintenance::execScript(db, plan->renames + bookkeeping, QStringLiteral("swapping %1 in").arg(newTable));
+        !s)
+        return rollback(s.error());
     if (!db.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit of the swap failed; nothing changed"));
     report.exclusiveMs = double(exclusive.nsecsElapsed()) / 1e6;
@@ -468,10 +547,9 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
                .arg(h->swapped, ids.join(QLatin1Char(',')));
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin drop-old"));
-    if (!q.exec(sql)) {
-        Error e = Database::queryError(q, QStringLiteral("dropping the old filter"));
+    if (auto s = maintenance::execScript(db, sql, QStringLiteral("dropping the old filter")); !s) {
         db.db().rollback();
-        return e;
+        return s.error();
     }
     if (!db.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit of drop-old failed"));

@@ -39,10 +39,11 @@ Status forgivePending(Database &db, const Helpers &h, SwapCheck &c)
     if (c.auditMisses.isEmpty())
         return success();
     QSqlQuery q(db.db());
-    q.prepare(
-        QStringLiteral("select distinct pg_catalog.lower(name) from %1 where not drained and "
-                       "pg_catalog.lower(name) = any (select pg_catalog.lower(m) from pg_catalog.unnest(?::text[]) m)")
-            .arg(h.pending));
+    q.prepare(QStringLiteral("select distinct pg_catalog.lower(n.name) from %1 p "
+                             "cross join lateral pg_catalog.unnest(coalesce(p.names, array[p.name])) n(name) "
+                             "where not p.drained and pg_catalog.lower(n.name) = "
+                             "any (select pg_catalog.lower(m) from pg_catalog.unnest(?::text[]) m)")
+                  .arg(h.pending));
     q.addBindValue(textArray(c.auditMisses));
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("looking for the audit's misses among the pending names"));
@@ -124,8 +125,11 @@ Status auditNew(Database &db, const Helpers &h, FilterStore &next, const Rebuild
 
 void judgeSwap(SwapCheck &c, const SwapOptions &o)
 {
-    c.missingShare = c.liveNames > 0 ? qMax(0.0, 1.0 - c.newNames / c.liveNames) : 0.0;
-    c.fewerNames = c.newNames < c.tolerance * c.liveNames;
+    // The write path's pending names are all added names the drain will write into the new filter
+    // (the live function's may be mere checks: they count only once drained).
+    const double newNames = c.newNames + double(c.pendingWritten);
+    c.missingShare = c.liveNames > 0 ? qMax(0.0, 1.0 - newNames / c.liveNames) : 0.0;
+    c.fewerNames = newNames < c.tolerance * c.liveNames;
     c.refusal.clear();
     c.refusalFix.clear();
     if (!c.auditMisses.isEmpty()) {
@@ -150,7 +154,7 @@ void judgeSwap(SwapCheck &c, const SwapOptions &o)
                         .arg(formatCount(read))
                         .arg(c.perSource.size())
                         .arg(c.perSource.size() == 1 ? QString() : QStringLiteral("s"))
-                        .arg(c.newTable, formatCount(std::llround(c.newNames)), c.liveTable,
+                        .arg(c.newTable, formatCount(std::llround(newNames)), c.liveTable,
                              formatCount(std::llround(c.liveNames)))
                         .arg(c.missingShare * 100, 0, 'f', 1)
                         .arg((1 - c.tolerance) * 100, 0, 'f', 0);
@@ -201,6 +205,7 @@ Result<SwapCheck> Rebuilder::checkSwap(Database &db, const QString &newTable, co
     c.newGeometry = next.geometry();
     c.perSource = st->perSource;
     c.pending = st->pending;
+    c.pendingWritten = st->pendingWritten;
     c.tolerance = SwapNamesTolerance;
     auto liveFill = live.fill();
     if (!liveFill)

@@ -47,16 +47,16 @@ qint64 ChunkBitmap::touchedIn(quint32 first, quint32 end) const
     return n;
 }
 
-qint64 ChunkBitmap::writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const
+qint64 ChunkBitmap::writeRows(const ByteSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const
 {
     const size_t maskBytes = mGeometry.chunkBits() / 8;
-    return writeMaskRows(sink, pieceBytes, first, qMin(end, mGeometry.chunks()), mGeometry.chunkBits(),
-                         [this, maskBytes](quint32 c, std::uint8_t *out) {
-                             if (!mTouchedFlags[c])
-                                 return false;
-                             memcpy(out, mBits.data() + size_t(c) * maskBytes, maskBytes);
-                             return true;
-                         });
+    return writeChunkRows(sink, pieceBytes, first, qMin(end, mGeometry.chunks()), mGeometry.chunkBits(),
+                          [this, maskBytes](quint32 c, std::uint8_t *out) {
+                              if (!mTouchedFlags[c])
+                                  return false;
+                              memcpy(out, mBits.data() + size_t(c) * maskBytes, maskBytes);
+                              return true;
+                          });
 }
 
 } // namespace bloom

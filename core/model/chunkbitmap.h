@@ -30,16 +30,16 @@ public:
     SharedBits shared() { return SharedBits(mGeometry, mBits.data(), mTouchedFlags.data()); }
     /** After the shared() writers: `names` were added; the touched chunks are counted. */
     void finishConcurrent(qint64 names);
-    /** Marks every chunk touched, so writeCopy() writes the whole table (a table written from empty). */
+    /** Marks every chunk touched, so writeRows() writes the whole table (a table written from empty). */
     void touchAll();
     const Geometry &geometry() const { return mGeometry; }
     qint64 names() const override { return mNames; }
     qint64 touchedChunks() const override { return mTouched; }
     bool isEmpty() const { return mNames == 0; }
 
-    qint64 writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const override;
+    qint64 writeRows(const ByteSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const override;
     /** The whole table's rows, in pieces of 1 MiB. */
-    qint64 writeCopy(const CopyPieceSink &sink) const { return writeCopy(sink, 1 << 20, 0, mGeometry.chunks()); }
+    qint64 writeRows(const ByteSink &sink) const { return writeRows(sink, 1 << 20, 0, mGeometry.chunks()); }
     qint64 touchedIn(quint32 first, quint32 end) const override;
 
 private:

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "postgres/filterstore.h"
+#include "model/fillsnapshot.h"
 
 #include <QList>
 

@@ -1,5 +1,5 @@
 #include "model/maskbatch.h"
-#include "postgres/pgcopy.h"
+#include "model/binaryrows.h"
 
 #include <algorithm>
 #include <cstring>
@@ -19,7 +19,7 @@ void MaskBatch::clear()
     mPositions.clear();
 }
 
-qint64 MaskBatch::writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes) const
+qint64 MaskBatch::writeRows(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes) const
 {
     // Names in chunk order: sort (chunk, name index) keys.
     std::vector<std::uint64_t> order(mChunks.size());
@@ -28,7 +28,7 @@ qint64 MaskBatch::writeCopy(const std::function<bool(const char *, qsizetype)> &
     std::sort(order.begin(), order.end());
 
     const qsizetype maskBytes = qsizetype(mGeometry.chunkBits() / 8);
-    const qsizetype rowBytes = 2 + 4 + 4 + 4 + 4 + maskBytes;
+    const qsizetype rowBytes = MaskRowStartBytes + maskBytes;
     const int k = mGeometry.k();
     std::vector<char> buffer(size_t(qMax(pieceBytes, rowBytes) + rowBytes + 32));
     char *at = buffer.data();
@@ -37,15 +37,11 @@ qint64 MaskBatch::writeCopy(const std::function<bool(const char *, qsizetype)> &
         at = buffer.data();
         return n == 0 || sink(buffer.data(), n);
     };
-    putCopyHeader(at);
+    putRowsHeader(at);
     qint64 rows = 0;
     for (size_t i = 0; i < order.size();) {
         const std::uint32_t chunk = std::uint32_t(order[i] >> 32);
-        putBe16(at, 2);
-        putBe32(at, 4);
-        putBe32(at, chunk);
-        putBe32(at, quint32(4 + maskBytes));
-        putBe32(at, mGeometry.chunkBits());
+        putMaskRowStart(at, chunk, mGeometry.chunkBits());
         char *mask = at;
         memset(mask, 0, size_t(maskBytes));
         for (; i < order.size() && std::uint32_t(order[i] >> 32) == chunk; ++i) {
@@ -58,7 +54,7 @@ qint64 MaskBatch::writeCopy(const std::function<bool(const char *, qsizetype)> &
         if (at - buffer.data() >= pieceBytes && !flush())
             return -1;
     }
-    putBe16(at, 0xFFFF);
+    putRowsTrailer(at);
     return flush() ? rows : -1;
 }
 
@@ -83,10 +79,10 @@ MaskBatch MaskBatch::splitFrom(std::uint32_t firstChunk)
     return upper;
 }
 
-QByteArray MaskBatch::copyData() const
+QByteArray MaskBatch::rowsData() const
 {
     QByteArray out;
-    writeCopy([&out](const char *d, qsizetype n) {
+    writeRows([&out](const char *d, qsizetype n) {
         out.append(d, n);
         return true;
     });

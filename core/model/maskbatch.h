@@ -32,12 +32,12 @@ public:
      * Writes the COPY stream (header, rows in chunk order, trailer) in pieces of about `pieceBytes`
      * to `sink`, which returns false to stop. Returns the number of distinct chunks, or -1 if stopped.
      */
-    qint64 writeCopy(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes = 1 << 20) const;
+    qint64 writeRows(const std::function<bool(const char *, qsizetype)> &sink, qsizetype pieceBytes = 1 << 20) const;
     /** Moves the names whose chunk is at or above `firstChunk` into a new batch. */
     MaskBatch splitFrom(std::uint32_t firstChunk);
 
     /** The whole stream in one array (for tests and small batches). */
-    QByteArray copyData() const;
+    QByteArray rowsData() const;
 
 private:
     Geometry mGeometry;

@@ -1,14 +1,11 @@
 #pragma once
 
-#include <QtGlobal>
+#include "model/binaryrows.h"
 
 #include <cstdint>
 #include <functional>
 
 namespace bloom {
-
-/** Takes a piece of a binary COPY stream; false stops the writer. */
-using CopyPieceSink = std::function<bool(const char *, qsizetype)>;
 
 /**
  * The merged masks of a dense load, one row per touched chunk: what a bulk load writes. A ChunkBitmap
@@ -21,15 +18,15 @@ public:
     virtual qint64 touchedChunks() const = 0;
     /** Touched chunks in [first, end). */
     virtual qint64 touchedIn(quint32 first, quint32 end) const = 0;
-    /** The COPY stream (chunk int4, bits varbit) of the touched chunks in [first, end), in pieces of
-     *  about `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
-    virtual qint64 writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const = 0;
+    /** The mask rows (model/binaryrows.h) of the touched chunks in [first, end), in pieces of about
+     *  `pieceBytes`; returns the rows written, or -1 when `sink` stopped it. */
+    virtual qint64 writeRows(const ByteSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const = 0;
 
 protected:
-    /** The COPY stream of chunks [first, end) of `chunkBits`-bit masks: `mask(chunk, out)` writes a
+    /** The mask rows of chunks [first, end) of `chunkBits`-bit masks: `mask(chunk, out)` writes a
      *  chunk's mask bytes to `out` and returns true, or false when the chunk is not written. */
-    static qint64 writeMaskRows(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end,
-                                int chunkBits, const std::function<bool(quint32, std::uint8_t *)> &mask);
+    static qint64 writeChunkRows(const ByteSink &sink, qsizetype pieceBytes, quint32 first, quint32 end, int chunkBits,
+                                 const std::function<bool(quint32, std::uint8_t *)> &mask);
 };
 
 } // namespace bloom

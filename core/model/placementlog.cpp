@@ -106,22 +106,22 @@ qint64 PlacementLog::touchedIn(quint32 first, quint32 end) const
     return n;
 }
 
-qint64 PlacementLog::writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const
+qint64 PlacementLog::writeRows(const ByteSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const
 {
     // The rows a ChunkBitmap of the same names writes: each mask is built in the piece itself.
     const size_t maskBytes = mGeometry.chunkBits() / 8, k = size_t(mGeometry.k());
-    return writeMaskRows(sink, pieceBytes, first, qMin(end, mGeometry.chunks()), mGeometry.chunkBits(),
-                         [this, maskBytes, k](quint32 chunk, std::uint8_t *mask) {
-                             if (mStart[chunk + 1] == mStart[chunk])
-                                 return false;
-                             std::memset(mask, 0, maskBytes);
-                             for (size_t i = mStart[chunk]; i < mStart[chunk + 1]; ++i)
-                                 for (size_t j = 0; j < k; ++j) {
-                                     const unsigned pos = mPositions[i * k + j];
-                                     mask[pos >> 3] = std::uint8_t(mask[pos >> 3] | (0x80u >> (pos & 7)));
-                                 }
-                             return true;
-                         });
+    return writeChunkRows(sink, pieceBytes, first, qMin(end, mGeometry.chunks()), mGeometry.chunkBits(),
+                          [this, maskBytes, k](quint32 chunk, std::uint8_t *mask) {
+                              if (mStart[chunk + 1] == mStart[chunk])
+                                  return false;
+                              std::memset(mask, 0, maskBytes);
+                              for (size_t i = mStart[chunk]; i < mStart[chunk + 1]; ++i)
+                                  for (size_t j = 0; j < k; ++j) {
+                                      const unsigned pos = mPositions[i * k + j];
+                                      mask[pos >> 3] = std::uint8_t(mask[pos >> 3] | (0x80u >> (pos & 7)));
+                                  }
+                              return true;
+                          });
 }
 
 } // namespace bloom

@@ -47,7 +47,7 @@ public:
     qint64 names() const override { return mNames; }
     qint64 touchedChunks() const override { return mTouched; }
     qint64 touchedIn(quint32 first, quint32 end) const override;
-    qint64 writeCopy(const CopyPieceSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const override;
+    qint64 writeRows(const ByteSink &sink, qsizetype pieceBytes, quint32 first, quint32 end) const override;
 
 private:
     /** A record: the chunk in two 16-bit words, then the k positions. */

@@ -1,6 +1,7 @@
 #include "postgres/database.h"
 
 #include "postgres/pgarray.h"
+#include "postgres/pgerror.h"
 
 #include <QSqlDriver>
 #include <QSqlError>
@@ -177,32 +178,9 @@ Status Database::exec(const QString &sql)
     return success();
 }
 
-QString Database::sqlState(const QSqlError &e)
-{
-    return e.nativeErrorCode();
-}
-
 Error Database::queryError(const QSqlQuery &q, const QString &what)
 {
-    const QSqlError e = q.lastError();
-    const QString state = sqlState(e);
-    QString text = e.databaseText().trimmed();
-    if (text.isEmpty())
-        text = e.text().trimmed();
-    if (state == QLatin1String("57014"))
-        return makeError(ErrorKind::Cancelled, QStringLiteral("%1: cancelled").arg(what));
-    if (state == QLatin1String("42P01") || state == QLatin1String("42883"))
-        return makeError(ErrorKind::MissingFilter, QStringLiteral("%1: %2").arg(what, text));
-    if (state == QLatin1String("25006"))
-        return makeError(ErrorKind::Server, QStringLiteral("%1: %2").arg(what, text),
-                         QStringLiteral("the session is read-only; switch to admin mode to write"));
-    // 08xxx: connection exceptions; 57P01-57P03: the server terminated the session or is shutting down.
-    if (state.startsWith(QLatin1String("08")) || state.startsWith(QLatin1String("57P")) ||
-        text.contains(QLatin1String("server closed the connection")) ||
-        text.contains(QLatin1String("no connection to the server")))
-        return makeError(ErrorKind::Connection, QStringLiteral("%1: lost the connection: %2").arg(what, text),
-                         QStringLiteral("check that the server is up; nothing was committed by the failed step"));
-    return makeError(ErrorKind::Server, QStringLiteral("%1 failed: %2").arg(what, text));
+    return pg::classify(pg::failureOf(q), what);
 }
 
 QString Database::quoteLiteral(const QString &value) const

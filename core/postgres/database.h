@@ -58,10 +58,8 @@ public:
 
     /** Runs one statement (no rows expected). */
     Status exec(const QString &sql);
-    /** Turns a failed query into an Error: cancelled, missing object, or a server error naming `what`. */
+    /** Turns a failed query into an Error naming `what`, by its SQLSTATE (pg::classify). */
     static Error queryError(const QSqlQuery &q, const QString &what);
-    /** The SQLSTATE of a failed query ("57014", ...), or empty. */
-    static QString sqlState(const QSqlError &e);
 
     /** The schemas of the connecting role's search_path (current_schemas(false)), read at connect.
      *  The session itself then runs with search_path = pg_catalog, pg_temp: no object another role

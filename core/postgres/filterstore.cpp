@@ -27,41 +27,6 @@ constexpr qsizetype LowerBatch = 10000;
 
 } // namespace
 
-// ---- FillSnapshot ---------------------------------------------------------------------------
-
-quint64 FillSnapshot::totalSetBits() const
-{
-    quint64 sum = 0;
-    for (quint32 s : setBits)
-        sum += s;
-    return sum;
-}
-
-double FillSnapshot::meanFill() const
-{
-    return setBits.empty() ? 0.0 : double(totalSetBits()) / (double(setBits.size()) * geometry.chunkBits());
-}
-
-double FillSnapshot::estimatedFpr() const
-{
-    return fpr::fromFill(setBits, geometry.chunkBits(), geometry.k());
-}
-
-double FillSnapshot::estimatedNames() const
-{
-    return fpr::estimateNames(setBits, geometry.chunkBits(), geometry.k());
-}
-
-quint32 FillSnapshot::minSetBits() const
-{
-    return setBits.empty() ? 0 : *std::min_element(setBits.begin(), setBits.end());
-}
-
-quint32 FillSnapshot::maxSetBits() const
-{
-    return setBits.empty() ? 0 : *std::max_element(setBits.begin(), setBits.end());
-}
-
 // ---- FilterStore ----------------------------------------------------------------------------
 
 FilterStore::FilterStore(Database &db, FilterRef ref)
@@ -301,55 +266,86 @@ Result<QList<bool>> FilterStore::checkOne(const Placement &p)
     return QList<bool>{maybe};
 }
 
+FilterWriter FilterStore::writer() const
+{
+    WriteTarget t;
+    t.table = mTable;
+    t.tableText = tableText();
+    t.tableOid = tableOid();
+    t.chunks = mGeometry.chunks();
+    t.rebuildState = quotedSchema() + QLatin1Char('.') + quoteIdent(QString::fromLatin1(RebuildStateName));
+    t.recorder = quotedSchema() + QLatin1Char('.') + quoteIdent(QString::fromLatin1(NameRecorderName));
+    return FilterWriter(t);
+}
+
+Result<bool> FilterStore::rebuildRecording()
+{
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("select pg_catalog.to_regprocedure(? || '(regclass, text[])') is not null"));
+    q.addBindValue(writer().target().recorder);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("looking for a rebuild of %1").arg(tableText()));
+    return q.value(0).toBool();
+}
+
 QString FilterStore::addSql() const
 {
-    QString expr = QStringLiteral("bits");
-    for (int i = 0; i < mGeometry.k(); ++i)
-        expr = QStringLiteral("set_bit(%1, $%2, 1)").arg(expr).arg(i + 2);
-    return QStringLiteral("update %1 set bits = %2 where chunk = $1").arg(mTable, expr);
+    return writer().sqlText();
 }
 
-Status FilterStore::add(const QList<Placement> &placements)
-{
-    if (auto s = requireAttached(); !s)
-        return s;
-    // The same statement as addSql() with QPSQL's positional placeholders (chunk last).
-    QString expr = QStringLiteral("bits");
-    for (int i = 0; i < mGeometry.k(); ++i)
-        expr = QStringLiteral("set_bit(%1, ?, 1)").arg(expr);
-    const QString sql = QStringLiteral("update %1 set bits = %2 where chunk = ?").arg(mTable, expr);
-    QSqlQuery q(mDb.db());
-    if (!q.prepare(sql))
-        return Database::queryError(q, QStringLiteral("preparing the add"));
-    for (const Placement &p : placements) {
-        if (cancelled())
-            return cancelledError(QStringLiteral("adding names"));
-        for (int j = 0; j < p.k; ++j) // setting bits commutes: the nesting order does not matter
-            q.bindValue(j, int(p.positions[size_t(j)]));
-        q.bindValue(p.k, qint64(p.chunk));
-        if (!q.exec())
-            return Database::queryError(q, QStringLiteral("adding to %1").arg(mTable));
-        if (q.numRowsAffected() != 1)
-            return makeError(ErrorKind::ForeignFilter,
-                             QStringLiteral("chunk %1 has no row in %2").arg(p.chunk).arg(mTable),
-                             QStringLiteral("restore the missing chunk rows before adding names"));
-    }
-    return success();
-}
-
-Result<qint64> FilterStore::addBulk(const QList<Placement> &placements)
+Result<qint64> FilterStore::write(const NameList &names, const MaskRows &rows, bool serving)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
+    if (mDb.readOnly())
+        return makeError(ErrorKind::Server, QStringLiteral("writing to %1: the session is read-only").arg(tableText()),
+                         QStringLiteral("the session is read-only; switch to admin mode to write"));
+    FilterWriter w = writer();
+    if (!serving) {
+        WriteTarget t = w.target();
+        t.serving = false;
+        w = FilterWriter(t);
+    }
+    w.setNames(&names);
+    WriteStats stats;
+    if (auto s = w.transaction(mDb.pgconn(), !mManagedTransaction, MaskPieces::one(rows), &stats); !s)
+        return s.error();
+    mLastUpdateSeconds = stats.seconds;
+    return stats.updated;
+}
+
+Result<qint64> FilterStore::add(const QList<QByteArray> &names)
+{
+    auto placed = place(names);
+    if (!placed)
+        return placed.error();
+    return add(names, *placed);
+}
+
+Result<qint64> FilterStore::add(const QList<QByteArray> &names, const QList<Placement> &placements)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    if (cancelled())
+        return cancelledError(QStringLiteral("adding names"));
     MaskBatch batch(mGeometry);
     for (const Placement &p : placements)
         batch.add(p);
-    qint64 updated = 0;
     if (batch.isEmpty())
-        return updated;
-    if (auto s = flushMasks([&batch](const auto &sink) { return batch.writeCopy(sink); }, &updated); !s)
-        return s.error();
-    return updated;
+        return qint64(0);
+    return write(
+        NameList(names), [&batch](const ByteSink &sink) { return batch.writeRows(sink); }, true);
+}
+
+Result<qint64> FilterStore::addToRebuilt(const QList<Placement> &placements)
+{
+    MaskBatch batch(mGeometry);
+    for (const Placement &p : placements)
+        batch.add(p);
+    if (batch.isEmpty())
+        return qint64(0);
+    return write(
+        NameList(), [&batch](const ByteSink &sink) { return batch.writeRows(sink); }, false);
 }
 
 } // namespace bloom

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "common/result.h"
+#include "model/fillsnapshot.h"
 #include "model/geometry.h"
 #include "model/name.h"
 #include "model/namereader.h"
 #include "model/placement.h"
 #include "postgres/database.h"
+#include "postgres/filterwriter.h"
 
 #include <QDateTime>
 #include <QList>
@@ -24,31 +26,12 @@ namespace bloom {
 
 class PgConn;
 class PreparedCheck;
+class DensePlacer;
 
 /** Which table and function make up a filter (defaults: the reference names). */
 struct FilterRef {
     QString table = QStringLiteral("username_filter");
     QString function = QStringLiteral("username_bits");
-};
-
-/** The set-bit count of every chunk, read in one server-side bit_count scan. */
-struct FillSnapshot {
-    Geometry geometry;
-    std::vector<quint32> setBits; ///< index = chunk
-    QDateTime takenAt;
-    qint64 elapsedMs = 0;
-    /** Where the read stood in the server's history: the oldest transaction id its snapshot did not
-     *  see as finished, as a 64-bit xid (xid8). Every row written later carries an xmin at or after it,
-     *  so fillSince() reads only those. Empty when unknown. */
-    QString position;
-    qint64 rowsRead = 0; ///< rows this read fetched (all of them for fill(), the changed for fillSince())
-
-    quint64 totalSetBits() const;
-    double meanFill() const;
-    double estimatedFpr() const;   ///< mean of (set/B)^k: the reference estimate, computed locally
-    double estimatedNames() const; ///< from each chunk's fill
-    quint32 minSetBits() const;
-    quint32 maxSetBits() const;
 };
 
 /** What a DBA watches on a table every add UPDATEs: sizes, dead tuples, vacuum. */
@@ -144,6 +127,8 @@ public:
     bool attached() const { return mAttached; }
     /** The oids of the table and function found by attach(), "table/function". */
     const QString &identity() const { return mIdentity; }
+    /** The table's oid found by attach(). */
+    quint32 tableOid() const { return mIdentity.section(QLatin1Char('/'), 0, 0).toUInt(); }
     /** Whether the names still lead to the objects attach() found; false after a swap renamed them away. */
     Result<bool> stillAttached();
     const Geometry &geometry() const { return mGeometry; }
@@ -169,14 +154,18 @@ public:
      *  (libpq 14+; what check() uses), and one array query per 10,000 names. */
     Result<QList<bool>> checkPipelined(const QList<Placement> &placements);
     Result<QList<bool>> checkArray(const QList<Placement> &placements);
-    /** One UPDATE per name (the reference's add, done with the client's placement). */
-    Status add(const QList<Placement> &placements);
-    /** ORs many names in: per-chunk masks merged on the client and sent as array parameters, one
-     *  row update per chunk. */
-    Result<qint64> addBulk(const QList<Placement> &placements);
-    /** The statement that ORs masks into `table` (a quoted name): $1 int4[] chunks, $2 bit[] masks (declared by the
-     * client). */
-    static QString orMasksStatement(const QString &table);
+    /** Adds valid names (validateName) through the one write path (FilterWriter): one transaction that
+     *  ORs their masks in and, while a rebuild of the table records names, records them for it. A
+     *  filter swapped since attach() fails with Error::Retry::Attach and nothing written. Returns the
+     *  chunk rows updated. */
+    Result<qint64> add(const QList<QByteArray> &names);
+    /** The same, for names place() already placed (`placements[i]` is `names[i]`'s). */
+    Result<qint64> add(const QList<QByteArray> &names, const QList<Placement> &placements);
+    /** ORs placed names into a rebuilt filter before its swap (Rebuilder's drain): nobody else writes
+     *  it and no rebuild records its names, so it takes neither the write path's lock nor its guard. */
+    Result<qint64> addToRebuilt(const QList<Placement> &placements);
+    /** The write path to this filter, for the writes of several transactions and connections. */
+    FilterWriter writer() const;
     /** Filters up to this size are loaded in one transaction that writes each chunk once. */
     static constexpr quint64 MaxDenseLoadBytes = quint64(1) << 30;
     /** A dense load that touches more than 1/LoadSteps of the chunks writes them in this many
@@ -232,6 +221,7 @@ public:
     /** The SQL each operation runs, for "show the SQL" in the GUI and confirmations. */
     QString checkSql() const;
     QString checkOneSql() const;
+    /** The SQL of an add: one transaction of the write path (FilterWriter::sqlText). */
     QString addSql() const;
 
 private:
@@ -246,29 +236,18 @@ private:
     Result<QList<bool>> checkOne(const Placement &p);
     /** Runs a fill query (its first column -1 carries the snapshot position) into `snap`. */
     Status readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed);
-    using MaskRows = std::function<qint64(const std::function<bool(const char *, qsizetype)> &)>;
-    /** The mask rows one transaction writes, a piece at a time: next() sets its argument to the next
-     *  piece's rows (binary COPY rows of chunk and mask) and returns false after the last; rewind()
-     *  goes back to the first, for a retry of the transaction. */
-    struct MaskPieces {
-        std::function<bool(MaskRows *)> next;
-        std::function<void()> rewind;
-        static MaskPieces one(MaskRows rows);
-    };
-    /** One transaction (unless managed): OR the mask rows `writeRows` produces into the table, a
-     *  slice of them per statement. */
-    Status flushMasks(const MaskRows &writeRows, qint64 *updated);
+    /** Whether a rebuild in the table's schema records names now (its recorder exists): a load then
+     *  keeps its names for it. */
+    Result<bool> rebuildRecording();
+    /** One transaction of the write path with `names` (may be empty) and their mask rows. */
+    Result<qint64> write(const NameList &names, const MaskRows &rows, bool serving);
     /** Up to `extra` more sessions on this one's server, database and table (search_path pinned), for
      *  the load's steps; fewer, with `why`, when one is refused or reaches somewhere else. */
     std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, QString *why);
-    /** flushMasks() of pieces on any libpq connection (the load's others too): its own transaction
-     *  when `ownTransaction`, retried on a deadlock; `seconds` is the time in the statements and the
-     *  commit. */
-    static Status orMaskRows(PGconn *pg, bool ownTransaction, const QString &table, const MaskPieces &pieces,
-                             qint64 *updated, double *seconds);
+    friend class DenseWrite;
     bool mManagedTransaction = false;
     int mLoadConnections = DefaultLoadConnections;
-    /** Timings of the last flushMasks(), for LoadReport: the statements' time; the rest is the client's. */
+    /** The statements' time of the last write(), for LoadReport; the rest is the client's. */
     double mLastUpdateSeconds = 0;
 
     Database &mDb;

@@ -3,6 +3,7 @@
 
 #include "postgres/filtersql.h"
 #include "postgres/pgarray.h"
+#include "postgres/pgerror.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -90,12 +91,15 @@ Status FilterStore::init(const Geometry &g)
     // A utility statement takes no parameters: the comment is our own text, quoted as a literal.
     const QString literal =
         QLatin1Char('\'') + QString(comment).replace(QLatin1Char('\''), QStringLiteral("''")) + QLatin1Char('\'');
-    QSqlQuery create(mDb.db());
-    if (!create.exec(renderFilterSql(g, mTable, mFunction)) ||
-        !create.exec(QStringLiteral("comment on table %1 is %2").arg(mTable, literal))) {
-        Error e = Database::queryError(create, QStringLiteral("creating %1").arg(tableText()));
+    // A script of several statements goes through libpq, which reports the one that failed (QPSQL's
+    // exec() of such a script can report success).
+    if (auto s = pg::script(mDb.pgconn(),
+                            renderFilterSql(g, mTable, mFunction) +
+                                QStringLiteral(";\ncomment on table %1 is %2").arg(mTable, literal),
+                            QStringLiteral("creating %1").arg(tableText()));
+        !s) {
         mDb.db().rollback();
-        return e;
+        return s;
     }
     if (!mDb.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit failed while creating %1").arg(tableText()));

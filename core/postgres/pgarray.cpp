@@ -20,6 +20,36 @@ QString textArray(const QList<QByteArray> &items, qsizetype from, qsizetype coun
     return QString::fromUtf8(out);
 }
 
+Result<QList<QByteArray>> decodeTextArray(QByteArrayView a)
+{
+    const auto be32 = [&a](qsizetype at) {
+        const auto *u = reinterpret_cast<const unsigned char *>(a.data() + at);
+        return quint32(u[0]) << 24 | quint32(u[1]) << 16 | quint32(u[2]) << 8 | quint32(u[3]);
+    };
+    QList<QByteArray> out;
+    if (a.size() < 12)
+        return makeError(ErrorKind::Server, QStringLiteral("a binary array of %1 bytes").arg(a.size()));
+    const quint32 dims = be32(0);
+    if (dims == 0)
+        return out; // the empty array
+    if (dims != 1 || a.size() < 20)
+        return makeError(ErrorKind::Server, QStringLiteral("an array of %1 dimensions").arg(dims));
+    const quint32 count = be32(12);
+    out.reserve(count);
+    qsizetype at = 20;
+    for (quint32 i = 0; i < count; ++i) {
+        if (at + 4 > a.size())
+            return makeError(ErrorKind::Server, QStringLiteral("a binary array cut short"));
+        const quint32 n = be32(at);
+        at += 4;
+        if (n == 0xFFFFFFFFu || at + qsizetype(n) > a.size())
+            return makeError(ErrorKind::Server, QStringLiteral("a NULL element or one cut short"));
+        out.append(QByteArray(a.data() + at, qsizetype(n)));
+        at += n;
+    }
+    return out;
+}
+
 QString intArray(const std::vector<qint64> &values)
 {
     QString out;

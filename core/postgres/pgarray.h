@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/result.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -16,6 +18,9 @@ inline QString textArray(const QList<QByteArray> &items)
 {
     return textArray(items, 0, items.size());
 }
+/** The elements of a binary one-dimensional text[] (libpq's binary result format); NULL elements and
+ *  other shapes are errors. */
+Result<QList<QByteArray>> decodeTextArray(QByteArrayView binary);
 /** An int[] / bigint[] literal: {1,2,3}. */
 QString intArray(const std::vector<qint64> &values);
 

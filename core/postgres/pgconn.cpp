@@ -1,6 +1,7 @@
 #include "postgres/pgconn.h"
 
 #include "postgres/identifier.h"
+#include "postgres/pgerror.h"
 
 #include <libpq-fe.h>
 
@@ -80,7 +81,7 @@ Status PgConn::exec(const QString &sql) const
     std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(mConn, sql.toUtf8().constData()), &PQclear);
     const ExecStatusType st = PQresultStatus(r.get());
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-        return makeError(ErrorKind::Server, QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed());
+        return pg::errorOf(mConn, r.get(), {});
     return success();
 }
 
@@ -106,8 +107,7 @@ Result<QList<QList<QByteArray>>> PgConn::rows(const QString &sql, const QList<QB
         &PQclear);
     const ExecStatusType status = PQresultStatus(r.get());
     if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
-        return makeError(PQstatus(mConn) == CONNECTION_OK ? ErrorKind::Server : ErrorKind::Connection,
-                         QString::fromUtf8(PQresultErrorMessage(r.get())).trimmed());
+        return pg::errorOf(mConn, r.get(), {});
     QList<QList<QByteArray>> out;
     const int n = PQntuples(r.get());
     const int cols = PQnfields(r.get());

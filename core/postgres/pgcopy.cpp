@@ -1,4 +1,5 @@
 #include "postgres/pgcopy.h"
+#include "postgres/pgerror.h"
 
 #include <libpq-fe.h>
 
@@ -10,47 +11,29 @@
 
 namespace bloom {
 
-namespace {
-
-Error copyError(const QString &what, const QString &text)
-{
-    const bool cancelled = text.contains(QLatin1String("canceling statement"));
-    const bool lost = text.contains(QLatin1String("server closed the connection")) ||
-                      text.contains(QLatin1String("terminating connection")) ||
-                      text.contains(QLatin1String("no connection"));
-    return makeError(cancelled ? ErrorKind::Cancelled
-                     : lost    ? ErrorKind::Connection
-                               : ErrorKind::Server,
-                     QStringLiteral("%1 failed: %2").arg(what, text));
-}
-
-} // namespace
-
 Status execCommand(PGconn *pg, const char *sql, const QString &what)
 {
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(pg, sql), &PQclear);
-    const ExecStatusType st = PQresultStatus(r.get());
-    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
-        return success();
-    return copyError(what, QString::fromUtf8(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(pg)).trimmed());
+    return pg::script(pg, QString::fromUtf8(sql), what);
 }
 
-Result<qint64> copyIn(PGconn *pg, const QString &copySql, const std::function<qint64(const CopySink &)> &produce)
+Result<qint64> copyIn(PGconn *pg, const QString &copySql, const std::function<qint64(const ByteSink &)> &produce)
 {
     std::unique_ptr<PGresult, decltype(&PQclear)> start(PQexec(pg, copySql.toUtf8().constData()), &PQclear);
     if (PQresultStatus(start.get()) != PGRES_COPY_IN)
-        return copyError(QStringLiteral("COPY"), QString::fromUtf8(PQresultErrorMessage(start.get())).trimmed());
+        return pg::errorOf(pg, start.get(), QStringLiteral("COPY"));
     const qint64 rows = produce([pg](const char *d, qsizetype n) { return PQputCopyData(pg, d, int(n)) == 1; });
     const bool sent = rows >= 0;
     PQputCopyEnd(pg, sent ? nullptr : "bloomscope: the copy was stopped");
-    QString error = sent ? QString() : QString::fromUtf8(PQerrorMessage(pg)).trimmed();
+    std::optional<Error> error;
     while (PGresult *r = PQgetResult(pg)) {
-        if (PQresultStatus(r) != PGRES_COMMAND_OK && error.isEmpty())
-            error = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && !error)
+            error = pg::errorOf(pg, r, QStringLiteral("COPY"));
         PQclear(r);
     }
-    if (!error.isEmpty())
-        return copyError(QStringLiteral("COPY"), error);
+    if (error)
+        return *error;
+    if (!sent)
+        return pg::errorOf(pg, nullptr, QStringLiteral("COPY"));
     return rows;
 }
 
@@ -103,8 +86,8 @@ private:
 
 } // namespace
 
-Result<RowsUpdate> updateFromCopyRows(PGconn *pg, const QByteArray &updateSql,
-                                      const std::function<qint64(const CopySink &)> &produce, qsizetype sliceBytes)
+Result<RowsUpdate> updateFromMaskRows(PGconn *pg, const QByteArray &updateSql,
+                                      const std::function<qint64(const ByteSink &)> &produce, qsizetype sliceBytes)
 {
     RowsUpdate done;
     BinaryArray chunks(Int4Oid), masks(BitOid);
@@ -125,8 +108,7 @@ Result<RowsUpdate> updateFromCopyRows(PGconn *pg, const QByteArray &updateSql,
             PQexecParams(pg, updateSql.constData(), 2, types, values, lengths, formats, 0), &PQclear);
         done.serverSeconds += double(server.nsecsElapsed()) / 1e9;
         if (PQresultStatus(r.get()) != PGRES_COMMAND_OK) {
-            failure = copyError(QStringLiteral("UPDATE"),
-                                QString::fromUtf8(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(pg)).trimmed());
+            failure = pg::errorOf(pg, r.get(), QStringLiteral("UPDATE"));
             return false;
         }
         done.updated += QByteArray(PQcmdTuples(r.get())).toLongLong();
@@ -214,7 +196,7 @@ Result<qint64> copyOut(PGconn *pg, const QString &copySql, const std::function<b
 {
     std::unique_ptr<PGresult, decltype(&PQclear)> start(PQexec(pg, copySql.toUtf8().constData()), &PQclear);
     if (PQresultStatus(start.get()) != PGRES_COPY_OUT)
-        return copyError(QStringLiteral("COPY out"), QString::fromUtf8(PQresultErrorMessage(start.get())).trimmed());
+        return pg::errorOf(pg, start.get(), QStringLiteral("COPY out"));
     qint64 rows = 0;
     bool stopped = false;
     for (;;) {
@@ -232,14 +214,14 @@ Result<qint64> copyOut(PGconn *pg, const QString &copySql, const std::function<b
         }
         PQfreemem(buf);
     }
-    QString error;
+    std::optional<Error> error;
     while (PGresult *r = PQgetResult(pg)) {
-        if (PQresultStatus(r) != PGRES_COMMAND_OK && error.isEmpty())
-            error = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && !error)
+            error = pg::errorOf(pg, r, QStringLiteral("COPY out"));
         PQclear(r);
     }
-    if (!error.isEmpty())
-        return copyError(QStringLiteral("COPY out"), error);
+    if (error)
+        return *error;
     if (stopped)
         return makeError(ErrorKind::Cancelled, QStringLiteral("export stopped"));
     return rows;

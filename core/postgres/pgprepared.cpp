@@ -1,4 +1,5 @@
 #include "postgres/pgprepared.h"
+#include "postgres/pgerror.h"
 
 #include <libpq-fe.h>
 
@@ -18,21 +19,7 @@ using ResultPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
 Error pqError(PGconn *pg, const PGresult *r, const QString &what)
 {
-    const QString text = QString::fromUtf8(r ? PQresultErrorMessage(r) : PQerrorMessage(pg)).trimmed();
-    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-    const QByteArray sqlState = state ? QByteArray(state) : QByteArray();
-    // As Database::queryError words QPSQL's errors, so a caller cannot tell which path failed.
-    if (sqlState == "57014")
-        return makeError(ErrorKind::Cancelled, QStringLiteral("%1: cancelled").arg(what));
-    if (sqlState == "42P01" || sqlState == "42883")
-        return makeError(ErrorKind::MissingFilter, QStringLiteral("%1: %2").arg(what, text));
-    if (PQstatus(pg) != CONNECTION_OK || sqlState.startsWith("08") || sqlState.startsWith("57P") ||
-        text.contains(QLatin1String("server closed the connection")) ||
-        text.contains(QLatin1String("no connection to the server")))
-        return makeError(ErrorKind::Connection, QStringLiteral("%1: lost the connection: %2").arg(what, text),
-                         QStringLiteral("check that the server is up; nothing was committed by the failed step"));
-    return makeError(ErrorKind::Server,
-                     QStringLiteral("%1 failed: %2").arg(what, text.isEmpty() ? QStringLiteral("no answer") : text));
+    return pg::errorOf(pg, r, what);
 }
 
 /** The k + 1 binary int4 parameters of one check: the chunk, then the positions. */

@@ -116,16 +116,12 @@ int main(int argc, char **argv)
             QStringLiteral("begin; create table copy_only (chunk int not null, bits bit(8192) not null)"));
         const std::vector<char> zeros(1024, 0);
         (void)copyIn(filter.handle(), QStringLiteral("copy copy_only from stdin (format binary, freeze)"),
-                     [&](const CopySink &sink) {
+                     [&](const ByteSink &sink) {
                          std::vector<char> buf(size_t(1 << 20) + 2048);
                          char *at = buf.data();
-                         putCopyHeader(at);
+                         putRowsHeader(at);
                          for (quint32 ch = 0; ch < 262144; ++ch) {
-                             putBe16(at, 2);
-                             putBe32(at, 4);
-                             putBe32(at, ch);
-                             putBe32(at, 4 + 1024);
-                             putBe32(at, 8192);
+                             putMaskRowStart(at, ch, 8192);
                              memcpy(at, zeros.data(), 1024);
                              at += 1024;
                              if (at - buf.data() >= (1 << 20)) {
@@ -133,7 +129,7 @@ int main(int argc, char **argv)
                                  at = buf.data();
                              }
                          }
-                         putBe16(at, 0xFFFF);
+                         putRowsTrailer(at);
                          sink(buf.data(), at - buf.data());
                          return qint64(262144);
                      });

@@ -190,7 +190,7 @@ int main(int argc, char **argv)
             die(QStringLiteral("create load_floor"));
         ft.restart();
         auto copied = copyIn(pg.handle(), QStringLiteral("copy load_floor from stdin (format binary)"),
-                             [&bytes](const CopySink &sink) { return sink(bytes.constData(), bytes.size()) ? 1 : -1; });
+                             [&bytes](const ByteSink &sink) { return sink(bytes.constData(), bytes.size()) ? 1 : -1; });
         const double in = seconds(ft);
         if (!copied)
             die(copied.error().toString());

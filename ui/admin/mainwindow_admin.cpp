@@ -70,13 +70,19 @@ void MainWindow::addName()
     QString sql = mSession->summary().addSql;
     if (isAscii(name.toUtf8())) {
         const Placement p = placeAscii(g, name.toUtf8());
-        sql += tr("\n\nwith $1 = %1 (the chunk)").arg(p.chunk);
-        for (int i = 0; i < p.k; ++i)
-            sql += QStringLiteral(", $%1 = %2").arg(i + 2).arg(p.positions[size_t(i)]);
+        QStringList bits;
+        for (int b : p.setBits())
+            bits << QString::number(b);
+        sql += tr("\n\nwith $1 = {%1} (the chunk) and $2 = {a mask of bits %2}")
+                   .arg(p.chunk)
+                   .arg(bits.join(QLatin1Char(',')));
     } else {
         sql = QStringLiteral("select lower($1);  -- the database lowercases non-ASCII names\n") + sql;
     }
-    if (!confirmWrite(tr("Add \"%1\": one UPDATE of one row.").arg(name), sql))
+    if (!confirmWrite(tr("Add \"%1\": one transaction that updates one row (and, while a rebuild runs, records "
+                         "the name for it).")
+                          .arg(name),
+                      sql))
         return;
     const Placement shown = isAscii(name.toUtf8()) ? placeAscii(g, name.toUtf8()) : Placement{};
     const bool ascii = isAscii(name.toUtf8());
@@ -102,9 +108,9 @@ void MainWindow::loadFile()
         return;
     const QString table = mSession->summary().ref.table;
     const QString sql = tr("-- one OR-mask of bit(%1) per touched chunk, the chunks in order, a slice of them a "
-                           "statement:\n%2;")
+                           "statement, in each transaction of the load:\n%2")
                             .arg(mSession->summary().geometry.chunkBits())
-                            .arg(FilterStore::orMasksStatement(table));
+                            .arg(mSession->summary().addSql);
     if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): each touched chunk is "
                          "updated once; a load that touches much of the table writes it in %2 committed steps, "
                          "chunks in order, on %3 connections, and VACUUMs each step on one more while the next "

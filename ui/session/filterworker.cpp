@@ -360,12 +360,7 @@ void FilterWorker::add(const QStringList &names)
             return;
         }
     }
-    auto placed = mStore->place(utf8);
-    if (!placed) {
-        report(Operation::Add, placed.error());
-        return;
-    }
-    if (auto s = mStore->add(*placed); !s) {
+    if (auto s = mStore->add(utf8); !s) {
         report(Operation::Add, s.error());
         return;
     }

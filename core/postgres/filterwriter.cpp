@@ -1,0 +1,342 @@
+#include "postgres/filterwriter.h"
+
+#include "postgres/pgcopy.h"
+#include "postgres/pgerror.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <libpq-fe.h>
+
+#include <memory>
+#include <optional>
+
+namespace bloom {
+
+namespace {
+
+using ResultPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+constexpr Oid TextArrayOid = 1009, TextOid = 25;
+
+/** The planner settings of every write: a slice is read in chunk order by a nested loop over the
+ *  primary key (rows are locked in chunk order: two writers never deadlock; no hash join is built),
+ *  and work_mem holds a slice's unnested rows (at the default 4 MB each 2 MiB slice spilled to a
+ *  temporary file: the function scan counts a 1 KiB mask as a 2 KiB allocation). */
+const char *const SetUp = "set local enable_hashjoin = off; set local enable_mergejoin = off; "
+                          "set local work_mem = '16MB'";
+
+} // namespace
+
+MaskPieces MaskPieces::one(MaskRows rows)
+{
+    auto given = std::make_shared<bool>(false);
+    return {[given, rows = std::move(rows)](MaskRows *out) {
+                if (*given)
+                    return false;
+                *given = true;
+                *out = rows;
+                return true;
+            },
+            [given] { *given = false; }};
+}
+
+FilterWriter::FilterWriter(WriteTarget target)
+    : mTarget(std::move(target))
+{
+}
+
+QString FilterWriter::orMasksStatement(const QString &table)
+{
+    // $2 is declared bit[] (oid 1561) by the client and not cast here: "::bit[]" means bit(1)[] and
+    // would cut every mask to its first bit; uncast, a mask of another length is an error at the OR.
+    // A NULL row is not written (NULL | mask is NULL): the rows-updated count then tells it.
+    return QStringLiteral("update %1 f set bits = f.bits | m.mask "
+                          "from rows from (unnest($1::int4[]), unnest($2)) m(chunk, mask) "
+                          "where f.chunk = m.chunk and f.bits is not null")
+        .arg(table);
+}
+
+QString FilterWriter::sqlText() const
+{
+    QString sql = QStringLiteral("begin;\n%1;\n")
+                      .arg(QString::fromLatin1(SetUp).replace(QLatin1String("; "), QLatin1String(";\n")));
+    if (mTarget.serving)
+        sql += QStringLiteral("lock table %1 in row exclusive mode;\n"
+                              "-- the guard: still the table attached, and whether a rebuild records names\n"
+                              "select pg_catalog.to_regclass('%1')::oid, pg_catalog.to_regclass('%2') is not null,\n"
+                              "       pg_catalog.to_regprocedure('%3(regclass, text[])')::oid;\n"
+                              "-- while a rebuild records names:\n"
+                              "select %3('%1'::regclass, $names);\n")
+                   .arg(mTarget.table, mTarget.rebuildState, mTarget.recorder);
+    sql += orMasksStatement(mTarget.table) + QStringLiteral(";\ncommit;");
+    return sql;
+}
+
+Result<FilterWriter::Guard> FilterWriter::readGuard(PGconn *pg) const
+{
+    const QByteArray table = mTarget.table.toUtf8(), state = mTarget.rebuildState.toUtf8(),
+                     recorder = (mTarget.recorder + QStringLiteral("(regclass, text[])")).toUtf8();
+    const char *values[3] = {table.constData(), state.constData(), recorder.constData()};
+    ResultPtr r(PQexecParams(pg,
+                             "select coalesce(pg_catalog.to_regclass($1)::oid, 0), "
+                             "pg_catalog.to_regclass($2) is not null, "
+                             "coalesce(pg_catalog.to_regprocedure($3)::oid, 0)",
+                             3, nullptr, values, nullptr, nullptr, 0),
+                &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1)
+        return pg::errorOf(pg, r.get(), QStringLiteral("checking %1 before writing").arg(mTarget.tableText));
+    Guard g;
+    g.tableOid = QByteArray(PQgetvalue(r.get(), 0, 0)).toUInt();
+    g.rebuild = PQgetvalue(r.get(), 0, 1)[0] == 't';
+    g.recorder = QByteArray(PQgetvalue(r.get(), 0, 2)).toUInt();
+    return g;
+}
+
+Status FilterWriter::record(PGconn *pg, const NameList *names, bool *forThisTable) const
+{
+    const QByteArray sql = QStringLiteral("select %1($1::regclass, $2)").arg(mTarget.recorder).toUtf8();
+    const QByteArray oid = QByteArray::number(mTarget.tableOid);
+    const auto call = [&](const char *records, qsizetype bytes, qint64 count) -> Status {
+        // A binary text[]: one dimension, no NULL, element type text, its length and lower bound 1; the
+        // records are already its elements (NameList).
+        QByteArray array;
+        array.reserve(20 + bytes);
+        array.resize(20);
+        char *at = array.data();
+        putBe32(at, 1);
+        putBe32(at, 0);
+        putBe32(at, TextOid);
+        putBe32(at, quint32(count));
+        putBe32(at, 1);
+        array.append(records, bytes);
+        const char *values[2] = {oid.constData(), array.constData()};
+        const int lengths[2] = {0, int(array.size())};
+        const int formats[2] = {0, 1};
+        const Oid types[2] = {0, TextArrayOid};
+        ResultPtr r(PQexecParams(pg, sql.constData(), 2, types, values, lengths, formats, 0), &PQclear);
+        if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1) {
+            Error e = pg::errorOf(pg, r.get(),
+                                  QStringLiteral("recording names for the rebuild of %1").arg(mTarget.tableText));
+            if (e.sqlState == QLatin1String("42501"))
+                e.fix = QStringLiteral("a rebuild of %1 is under way and records every name written meanwhile; "
+                                       "this role may not call %2: the DBA who runs the rebuild grants it to the "
+                                       "roles that may update the table (or write after the swap)")
+                            .arg(mTarget.tableText, mTarget.recorder);
+            return e;
+        }
+        *forThisTable = PQgetvalue(r.get(), 0, 0)[0] == 't';
+        return success();
+    };
+    if (!names || names->isEmpty())
+        return call(nullptr, 0, 0);
+    // Slices of at most RecordSliceNames names or RecordSliceBytes bytes (at least one name), each a row
+    // of the pending table.
+    const QByteArray &records = names->records();
+    const char *p = records.constData(), *end = p + records.size();
+    while (p < end) {
+        const char *from = p;
+        qint64 count = 0;
+        while (p < end && count < RecordSliceNames && (count == 0 || p - from < RecordSliceBytes)) {
+            p += 4 + NameList::recordLength(p);
+            ++count;
+        }
+        if (auto s = call(from, p - from, count); !s)
+            return s;
+        if (!*forThisTable)
+            return success(); // the rebuild is another table's
+    }
+    return success();
+}
+
+Error FilterWriter::lockError(Error e) const
+{
+    if (e.sqlState == QLatin1String("42501"))
+        e.fix = QStringLiteral("every write locks %1 in ROW EXCLUSIVE mode first (so that a rebuild's set-up and "
+                               "swap wait for it), which needs UPDATE on the table itself, not only on its bits "
+                               "column: grant update on %1 to this role")
+                    .arg(mTarget.tableText);
+    return e;
+}
+
+Status FilterWriter::check(const Guard &g) const
+{
+    if (g.tableOid != mTarget.tableOid) {
+        Error e = makeError(ErrorKind::Refused,
+                            g.tableOid == 0
+                                ? QStringLiteral("%1 is gone (dropped or renamed since it was read); nothing was "
+                                                 "written")
+                                      .arg(mTarget.tableText)
+                                : QStringLiteral("%1 is another table than the one Bloomscope read (a swap renamed a "
+                                                 "new filter in); nothing was written to it")
+                                      .arg(mTarget.tableText),
+                            QStringLiteral("attach to the filter again and write again: its geometry may differ"));
+        e.retry = Error::Retry::Attach;
+        return e;
+    }
+    if (g.rebuild && g.recorder == 0)
+        return makeError(ErrorKind::Refused,
+                         QStringLiteral("a rebuild is under way in the schema of %1 that records no names written by "
+                                        "Bloomscope (it was started by an older version, or its recorder %2 was "
+                                        "dropped): a name written now could be lost by its swap; nothing was written")
+                             .arg(mTarget.tableText, mTarget.recorder),
+                         QStringLiteral("finish the rebuild ('bloomctl swap NEW') or remove it ('bloomctl rebuild "
+                                        "--abort'), then write"));
+    return success();
+}
+
+Status FilterWriter::apply(PGconn *pg, const Guard &g, WriteStats *stats) const
+{
+    if (auto s = check(g); !s)
+        return s;
+    if (g.recorder == 0)
+        return success();
+    bool forThisTable = false;
+    if (mAhead && g.recorder == mAheadRecorder)
+        return success(); // recorded ahead, into the same pending table
+    if (!mAhead && mNames) {
+        if (auto s = record(pg, mNames, &forThisTable); !s)
+            return s;
+        stats->recorded = forThisTable;
+        return success();
+    }
+    if (auto s = record(pg, nullptr, &forThisTable); !s)
+        return s;
+    if (forThisTable)
+        return makeError(ErrorKind::Refused,
+                         QStringLiteral("a rebuild of %1 started while this write was under way, and the names of "
+                                        "this write were not kept for it: nothing of this transaction was written")
+                             .arg(mTarget.tableText),
+                         QStringLiteral("run the same write again: it records its names for the rebuild (adding a "
+                                        "name twice changes nothing)"));
+    return success();
+}
+
+Error FilterWriter::damagedChunks(PGconn *pg, qint64 rows, qint64 updated) const
+{
+    // Which ones, for the message: the first few chunks with no row or a NULL one (a scan of the key,
+    // on this failure only).
+    const QByteArray sql = QStringLiteral("select c from pg_catalog.generate_series(0, $1::int - 1) c "
+                                          "left join %1 f on f.chunk = c where f.bits is null order by c limit 5")
+                               .arg(mTarget.table)
+                               .toUtf8();
+    const QByteArray chunks = QByteArray::number(mTarget.chunks);
+    const char *values[1] = {chunks.constData()};
+    ResultPtr r(PQexecParams(pg, sql.constData(), 1, nullptr, values, nullptr, nullptr, 0), &PQclear);
+    QStringList found;
+    if (PQresultStatus(r.get()) == PGRES_TUPLES_OK)
+        for (int i = 0; i < PQntuples(r.get()); ++i)
+            found << QString::fromLatin1(PQgetvalue(r.get(), i, 0));
+    return makeError(
+        ErrorKind::ForeignFilter,
+        QStringLiteral("%1 of %2 chunks this write touches have no usable row in %3 (missing, or bits "
+                       "NULL%4): nothing of this write was committed")
+            .arg(rows - updated)
+            .arg(rows)
+            .arg(mTarget.tableText,
+                 found.isEmpty()
+                     ? QString()
+                     : QStringLiteral("; chunks of the table without one: %1").arg(found.join(QStringLiteral(", ")))),
+        QStringLiteral("the names of such a chunk are lost from the filter and must be added again: "
+                       "rebuild it from the user shards ('bloomctl rebuild --source ... --into NEW', "
+                       "then 'bloomctl swap NEW'). An empty row in its place would make every one of "
+                       "those names a false negative"));
+}
+
+Status FilterWriter::recordAhead(PGconn *pg)
+{
+    mAhead = false;
+    mAheadRecorder = 0;
+    if (!mTarget.serving)
+        return success();
+    if (auto s = pg::script(pg, QStringLiteral("begin; lock table %1 in row exclusive mode").arg(mTarget.table),
+                            QStringLiteral("locking %1").arg(mTarget.tableText));
+        !s) {
+        (void)pg::script(pg, QStringLiteral("rollback"), QStringLiteral("rolling back"));
+        return lockError(s.error());
+    }
+    const auto rollback = [pg](Error e) {
+        (void)pg::script(pg, QStringLiteral("rollback"), QStringLiteral("rolling back"));
+        return e;
+    };
+    auto g = readGuard(pg);
+    if (!g)
+        return rollback(g.error());
+    if (auto s = check(*g); !s)
+        return rollback(s.error());
+    if (g->recorder != 0 && mNames) {
+        bool forThisTable = false;
+        if (auto s = record(pg, mNames, &forThisTable); !s)
+            return rollback(s.error());
+    }
+    if (auto s = pg::script(pg, QStringLiteral("commit"), QStringLiteral("committing the recorded names")); !s)
+        return s;
+    mAhead = true;
+    mAheadRecorder = g->recorder;
+    return success();
+}
+
+Status FilterWriter::transaction(PGconn *pg, bool own, const MaskPieces &pieces, WriteStats *stats) const
+{
+    *stats = {};
+    const QByteArray updateSql = orMasksStatement(mTarget.table).toUtf8();
+    const QString setUp =
+        QString::fromLatin1(SetUp) +
+        (mTarget.serving ? QStringLiteral("; lock table %1 in row exclusive mode").arg(mTarget.table) : QString());
+    for (int attempt = 1;; ++attempt) {
+        std::optional<Error> failure;
+        if (own)
+            if (auto s = pg::script(pg, QStringLiteral("begin"),
+                                    QStringLiteral("beginning a transaction on %1").arg(mTarget.tableText));
+                !s)
+                return s.error();
+        if (auto s = pg::script(pg, setUp, QStringLiteral("setting up the write to %1").arg(mTarget.tableText)); !s)
+            failure = lockError(s.error());
+        if (!failure && mTarget.serving) {
+            auto g = readGuard(pg);
+            if (!g)
+                failure = g.error();
+            else if (auto s = apply(pg, *g, stats); !s)
+                failure = s.error();
+        }
+        if (attempt > 1)
+            pieces.rewind();
+        MaskRows rows;
+        while (!failure && pieces.next(&rows)) {
+            auto done = updateFromMaskRows(pg, updateSql, rows);
+            if (!done) {
+                Error e = done.error();
+                e.message = QStringLiteral("updating %1: %2").arg(mTarget.tableText, e.message);
+                failure = e;
+            } else {
+                stats->seconds += done->serverSeconds;
+                if (done->updated != done->rows)
+                    failure = damagedChunks(pg, done->rows, done->updated);
+                else
+                    stats->updated += done->updated;
+            }
+        }
+        if (!failure) {
+            if (!own)
+                return success();
+            QElapsedTimer commit;
+            commit.start();
+            auto s = pg::script(pg, QStringLiteral("commit"),
+                                QStringLiteral("committing the write to %1").arg(mTarget.tableText));
+            if (s) {
+                stats->seconds += double(commit.nsecsElapsed()) / 1e9;
+                return success();
+            }
+            failure = s.error();
+        }
+        *stats = {};
+        if (!own)
+            return *failure; // the caller's transaction is aborted: it rolls back
+        (void)pg::script(pg, QStringLiteral("rollback"), QStringLiteral("rolling back the write"));
+        if (failure->retry != Error::Retry::Transaction || attempt >= 5)
+            return *failure;
+        QThread::msleep(20 * attempt); // OR is idempotent: the whole transaction is simply run again
+    }
+}
+
+} // namespace bloom

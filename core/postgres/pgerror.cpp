@@ -1,0 +1,181 @@
+#include "postgres/pgerror.h"
+
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <libpq-fe.h>
+
+#include <memory>
+
+namespace bloom::pg {
+
+namespace {
+
+PGconn *handleOf(const QSqlQuery &q)
+{
+    const QSqlDriver *driver = q.driver();
+    if (!driver)
+        return nullptr;
+    const QVariant h = driver->handle();
+    if (h.isValid() && (qstrcmp(h.typeName(), "pg_conn*") == 0 || qstrcmp(h.typeName(), "PGconn*") == 0))
+        return *static_cast<PGconn *const *>(h.constData());
+    return nullptr;
+}
+
+bool classIs(QByteArrayView state, const char *cls)
+{
+    return state.size() == 5 && state.startsWith(cls);
+}
+
+} // namespace
+
+Failure failureOf(PGconn *pg, const PGresult *r)
+{
+    Failure f;
+    if (r) {
+        if (const char *s = PQresultErrorField(r, PG_DIAG_SQLSTATE))
+            f.sqlState = s;
+        if (const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY))
+            f.message = QString::fromUtf8(m).trimmed();
+        else
+            f.message = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+        if (const char *d = PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL))
+            f.detail = QString::fromUtf8(d).trimmed();
+        if (const char *h = PQresultErrorField(r, PG_DIAG_MESSAGE_HINT))
+            f.hint = QString::fromUtf8(h).trimmed();
+    }
+    if (f.message.isEmpty() && pg)
+        f.message = QString::fromUtf8(PQerrorMessage(pg)).trimmed();
+    if (f.message.isEmpty())
+        f.message = QStringLiteral("no answer from the server");
+    f.connectionLost = !pg || PQstatus(pg) != CONNECTION_OK;
+    return f;
+}
+
+Failure failureOf(const QSqlQuery &q)
+{
+    const QSqlError e = q.lastError();
+    Failure f;
+    f.sqlState = e.nativeErrorCode().toLatin1();
+    f.message = e.databaseText().trimmed();
+    if (f.message.isEmpty())
+        f.message = e.text().trimmed();
+    if (f.message.isEmpty())
+        f.message = QStringLiteral("no answer from the server");
+    PGconn *pg = handleOf(q);
+    f.connectionLost = pg ? PQstatus(pg) != CONNECTION_OK : e.type() == QSqlError::ConnectionError;
+    return f;
+}
+
+ErrorKind kindOf(QByteArrayView s)
+{
+    if (s == "57014") // query_canceled (a cancel request, or statement_timeout)
+        return ErrorKind::Cancelled;
+    if (classIs(s, "08") || s == "57P01" || s == "57P02" || s == "57P03" || s == "53300")
+        return ErrorKind::Connection; // connection exceptions, the server shutting down, too many connections
+    if (classIs(s, "28"))
+        return ErrorKind::Authentication;
+    if (s == "3D000" || s == "57P04") // invalid_catalog_name, database_dropped
+        return ErrorKind::MissingDatabase;
+    if (s == "42P01" || s == "42883" || s == "3F000") // undefined table, function, schema
+        return ErrorKind::MissingFilter;
+    if (s == "22021" || s == "22P05" || s == "22001") // bad UTF-8, untranslatable, a name too long
+        return ErrorKind::BadInput;
+    return ErrorKind::Server;
+}
+
+namespace {
+
+/** classify() of the primary message. */
+Error classifyPrimary(const Failure &f, const QString &what)
+{
+    Error e;
+    e.sqlState = QString::fromLatin1(f.sqlState);
+    const QByteArrayView s = f.sqlState;
+    // A session that is gone fails every statement, whatever SQLSTATE (if any) came with the last one.
+    e.kind = f.connectionLost && kindOf(s) != ErrorKind::Cancelled ? ErrorKind::Connection : kindOf(s);
+    if (what.isEmpty()) { // the caller words the context itself (PgConn)
+        e.message = f.message;
+        if (e.kind == ErrorKind::Connection)
+            e.fix = QStringLiteral("check that the server is up; nothing was committed by the failed step");
+        if (s == "40P01" || s == "40001")
+            e.retry = Error::Retry::Transaction;
+        return e;
+    }
+    switch (e.kind) {
+    case ErrorKind::Cancelled:
+        e.message = QStringLiteral("%1: cancelled").arg(what);
+        return e;
+    case ErrorKind::Connection:
+        e.message = QStringLiteral("%1: lost the connection: %2").arg(what, f.message);
+        e.fix = QStringLiteral("check that the server is up; nothing was committed by the failed step");
+        return e;
+    case ErrorKind::MissingFilter:
+    case ErrorKind::MissingDatabase:
+        e.message = QStringLiteral("%1: %2").arg(what, f.message);
+        return e;
+    default:
+        break;
+    }
+    e.message = QStringLiteral("%1 failed: %2").arg(what, f.message);
+    if (s == "40P01" || s == "40001") {
+        e.retry = Error::Retry::Transaction;
+        e.fix = QStringLiteral("another session wrote the same rows at the same time; run it again");
+    } else if (s == "25006") {
+        e.fix = QStringLiteral("the transaction is read-only: this session is read-only (switch to admin mode to "
+                               "write) or the server is a hot standby (connect to the primary)");
+    } else if (s == "42501") {
+        e.fix = QStringLiteral("this role lacks the privilege the message names: ask the object's owner to grant "
+                               "it (README \"Privileges\")");
+    } else if (s == "55P03") {
+        e.fix = QStringLiteral("another session holds a lock on it (see pg_locks); run it again when that ends");
+    } else if (s == "53100") {
+        e.fix = QStringLiteral("the server's disk is full: free space there, then run it again");
+    } else if (s == "25P02") {
+        e.fix = QStringLiteral("a bug: a statement ran in a transaction that had already failed; please report it");
+    }
+    return e;
+}
+
+} // namespace
+
+Error classify(const Failure &fIn, const QString &what)
+{
+    Failure f = fIn;
+    if (!f.detail.isEmpty())
+        f.message += QStringLiteral(" (%1)").arg(f.detail);
+    Error e = classifyPrimary(f, what);
+    if (e.fix.isEmpty() && !f.hint.isEmpty())
+        e.fix = f.hint;
+    return e;
+}
+
+Error errorOf(PGconn *pg, const PGresult *r, const QString &what)
+{
+    return classify(failureOf(pg, r), what);
+}
+
+Status script(PGconn *pg, const QString &sql, const QString &what)
+{
+    // PQexec returns the result of the last statement that ran: the failed one's when one fails (the
+    // rest are not run), so its SQLSTATE and message are the server's own.
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(pg, sql.toUtf8().constData()), &PQclear);
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (r && (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_EMPTY_QUERY))
+        return success();
+    return errorOf(pg, r.get(), what);
+}
+
+Status one(PGconn *pg, const QString &sql, const QString &what)
+{
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(
+        PQexecParams(pg, sql.toUtf8().constData(), 0, nullptr, nullptr, nullptr, nullptr, 0), &PQclear);
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (r && (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK))
+        return success();
+    return errorOf(pg, r.get(), what);
+}
+
+} // namespace bloom::pg

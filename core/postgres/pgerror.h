@@ -1,0 +1,52 @@
+// The one classifier of PostgreSQL failures: whatever path a statement took (QPSQL, libpq, COPY, a
+// multi-statement script), its SQLSTATE decides the ErrorKind, the fix and whether it may be retried.
+#pragma once
+
+#include "common/result.h"
+
+#include <QByteArray>
+#include <QString>
+
+typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
+class QSqlError;
+class QSqlQuery;
+
+namespace bloom::pg {
+
+/** What a failed statement said, read from libpq or from QPSQL. */
+struct Failure {
+    QByteArray sqlState;         ///< five characters ("40P01"), or empty when the server sent none
+    QString message;             ///< the server's primary message (or libpq's), trimmed
+    QString detail, hint;        ///< the server's DETAIL and HINT, if any
+    bool connectionLost = false; ///< the session is gone (libpq's status, whatever the language)
+};
+
+/** The failure of a libpq result (`r` may be null: then the connection's own message). */
+Failure failureOf(PGconn *pg, const PGresult *r);
+/** The failure of a QPSQL query; its connection's status is read through the driver's libpq handle. */
+Failure failureOf(const QSqlQuery &q);
+
+/** The kind a SQLSTATE is (the table tst_pgerror checks), for a session that is still up. */
+ErrorKind kindOf(QByteArrayView sqlState);
+
+/**
+ * The Error of a failure while doing `what` ("adding to username_filter"): its kind from the SQLSTATE
+ * (never from the message's words, which follow the server's lc_messages), a fix for the classes a
+ * user can act on, `sqlState` kept, and `retry` set for deadlocks and serialization failures. With an
+ * empty `what` the message is the server's alone (the caller gives the context).
+ */
+Error classify(const Failure &f, const QString &what);
+
+/** classify(failureOf(pg, r), what). */
+Error errorOf(PGconn *pg, const PGresult *r, const QString &what);
+
+/** Runs one or more statements with the simple query protocol (one implicit transaction unless they
+ *  say otherwise) and reports the statement that failed, as the server said it: QPSQL's exec() of
+ *  such a script can report success when a statement failed. */
+Status script(PGconn *pg, const QString &sql, const QString &what);
+
+/** Runs exactly one statement with the extended protocol (no second statement can ride along). */
+Status one(PGconn *pg, const QString &sql, const QString &what);
+
+} // namespace bloom::pg
