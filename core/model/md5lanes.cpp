@@ -5,41 +5,26 @@
 #include <cstdint>
 #include <cstring>
 
-// The helpers below take and return vectors by value; they are inlined into block(), so the ABI note
-// GCC gives for 32-byte vectors without AVX does not apply.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
 namespace bloom::md5lanes {
 
 namespace {
 
 typedef std::uint32_t V __attribute__((vector_size(32))); // 8 lanes of 32 bits
 
-template<int S> inline V rotl(V x)
-{
-    return (x << S) | (x >> (32 - S));
-}
-
-inline V F(V b, V c, V d)
-{
-    return d ^ (b & (c ^ d));
-}
-inline V G(V b, V c, V d)
-{
-    return c ^ (d & (b ^ c));
-}
-inline V H(V b, V c, V d)
-{
-    return b ^ c ^ d;
-}
-inline V I(V b, V c, V d)
-{
-    return c ^ (b | ~d);
-}
+// MD5's rotation and round functions are macros, not functions: block() is cloned for AVX2, and a
+// helper taking or returning V by value that stays out of line (at -O0) is built for the default
+// target, which passes and returns 32-byte vectors in memory, while the AVX2 clone calls it with them
+// in ymm registers: every digest came out wrong, and differently from run to run (issue 32). With no
+// call inside block() there is no ABI to disagree on. tst_md5lanes_O0 checks this file built at -O0.
+#define BLOOM_MD5_ROTL(x, s) (((x) << (s)) | ((x) >> (32 - (s))))
+#define BLOOM_MD5_F(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define BLOOM_MD5_G(b, c, d) ((c) ^ ((d) & ((b) ^ (c))))
+#define BLOOM_MD5_H(b, c, d) ((b) ^ (c) ^ (d))
+#define BLOOM_MD5_I(b, c, d) ((c) ^ ((b) | ~(d)))
 
 #define BLOOM_MD5_STEP(f, a, b, c, d, w, k, s)                                                                         \
-    a += f(b, c, d) + m[w] + std::uint32_t(k);                                                                         \
-    a = rotl<s>(a) + b
+    a += BLOOM_MD5_##f(b, c, d) + m[w] + std::uint32_t(k);                                                             \
+    a = BLOOM_MD5_ROTL(a, s) + b
 
 /** One MD5 block in each lane: m[w] holds word w of every lane; the digest words go to out[0..3]. */
 __attribute__((target_clones("avx2", "default"))) void block(const V *m, V *out)
@@ -120,6 +105,11 @@ __attribute__((target_clones("avx2", "default"))) void block(const V *m, V *out)
 }
 
 #undef BLOOM_MD5_STEP
+#undef BLOOM_MD5_I
+#undef BLOOM_MD5_H
+#undef BLOOM_MD5_G
+#undef BLOOM_MD5_F
+#undef BLOOM_MD5_ROTL
 
 } // namespace
 
