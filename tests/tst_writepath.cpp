@@ -13,6 +13,7 @@
 #include "postgres/pgconn.h"
 #include "testcluster.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -220,8 +221,8 @@ private slots:
             map.write("shard = " + mCluster.connectionString(QStringLiteral("shard%1").arg(s)).toUtf8() + "\n");
     }
 
-    /** Issue 32's report, by every path there is: names written while a rebuilt filter waits for its
-     *  swap were lost by the swap (4 of 5 checked free). Now every one is maybe after it. */
+    /** Issue 32's report, by every path there is: a few names written while a rebuilt filter waits for
+     *  its swap were lost by the swap (4 of 5 checked free, too few for the guard's estimate to see). */
     void everyWritePathDuringAWaitingRebuildSurvivesTheSwap()
     {
         QProcess *rebuild = startRebuild(QStringLiteral("username_filter_next"));
@@ -231,24 +232,21 @@ private slots:
         QList<QByteArray> written;
 
         // bloomctl add NAME... as the DBA, and add - as the application's role.
-        const QList<QByteArray> added = fresh("w-add", 5);
+        const QList<QByteArray> added = fresh("w-add", 2);
         auto r = ctl(QStringLiteral("dba"),
                      QStringList{QStringLiteral("add")} + QString::fromUtf8(added.join('\n')).split(QLatin1Char('\n')));
         QVERIFY2(r.code == 0, r.err.constData());
         written += added;
-        const QList<QByteArray> stdinAdds = fresh("w-stdin", 40);
+        const QList<QByteArray> stdinAdds = fresh("w-stdin", 2);
         r = ctl(QStringLiteral("app"), {QStringLiteral("add"), QStringLiteral("-")}, stdinAdds.join('\n') + '\n');
         QVERIFY2(r.code == 0, r.err.constData());
         written += stdinAdds;
-        // bloomctl load FILE as the DBA: touches most chunks, so it is written in committed steps on two
-        // connections after a VACUUM; load - as the application, who may not vacuum: one transaction.
-        const QList<QByteArray> file = fresh("w-load", 3000);
-        r = ctl(QStringLiteral("dba"),
-                {QStringLiteral("--json"), QStringLiteral("load"), writeFile(QStringLiteral("load.txt"), file)});
+        // bloomctl load FILE and load -.
+        const QList<QByteArray> file = fresh("w-load", 3);
+        r = ctl(QStringLiteral("dba"), {QStringLiteral("load"), writeFile(QStringLiteral("load.txt"), file)});
         QVERIFY2(r.code == 0, r.err.constData());
-        QVERIFY2(r.out.contains("\"batches\": 16"), r.out.constData());
         written += file;
-        const QList<QByteArray> piped = fresh("w-pipe", 2000);
+        const QList<QByteArray> piped = fresh("w-pipe", 2);
         r = ctl(QStringLiteral("app"), {QStringLiteral("load"), QStringLiteral("-")}, piped.join('\n') + '\n');
         QVERIFY2(r.code == 0, r.err.constData());
         written += piped;
@@ -257,10 +255,17 @@ private slots:
             auto db = open(QStringLiteral("dba"));
             FilterStore store(*db, FilterRef{});
             QVERIFY(store.attach().ok());
-            const QList<QByteArray> gui = fresh("w-gui", 10);
+            const QList<QByteArray> gui = fresh("w-gui", 2);
             auto a = store.add(gui);
             QVERIFY2(a.ok(), qPrintable(a.ok() ? QString() : a.error().toString()));
             written += gui;
+            const QList<QByteArray> guiFile = fresh("w-guiload", 2);
+            QByteArray bytes = guiFile.join('\n');
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::ReadOnly);
+            auto loaded = store.load(&buffer);
+            QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().toString()));
+            written += guiFile;
         }
         // signup: the filter first, then the user row.
         r = ctl(QStringLiteral("app"), {QStringLiteral("signup"), QStringLiteral("--shards"),
@@ -274,17 +279,44 @@ private slots:
                     .ok());
         written << "w-app";
 
-        // The write path's names are in the pending table in bulk: a row a batch, not a row a name.
-        QVERIFY(one(QStringLiteral("select count(*) from bloomscope_pending where names is not null")).toInt() <= 8);
-        // Every name but the application's own (the live function recorded that one, a row of its own).
+        // Every name but the application's own (the live function recorded that one, a row of its own)
+        // is in the pending table, a row a write.
+        QCOMPARE(one(QStringLiteral("select count(*) from bloomscope_pending where names is not null")),
+                 QByteArray("7"));
         QCOMPARE(one(QStringLiteral("select sum(count) from bloomscope_pending where names is not null")).toLongLong(),
                  qint64(written.size() - 1));
-        QCOMPARE(appFree(written), 0);
         swapIn(QStringLiteral("username_filter_next"));
         QCOMPARE(one(QStringLiteral("select count(*) from username_filter")), QByteArray::number(RebuiltChunks));
         QCOMPARE(appFree(written), 0);
         QCOMPARE(appFree(mUsers), 0);
         becomeUsers(written);
+    }
+
+    /** Bulk loads while a rebuilt filter waits: the DBA's touches most chunks (committed steps on two
+     *  connections with VACUUMs between), the application's is one transaction (it may not vacuum).
+     *  Their names go to the pending table in bulk, a row a recorder call, and survive the swap. */
+    void bulkLoadsDuringAWaitingRebuildSurviveTheSwap()
+    {
+        QProcess *rebuild = startRebuild(QStringLiteral("username_filter_v2"));
+        QVERIFY(rebuild->waitForFinished(180000));
+        QVERIFY2(rebuild->exitCode() == 0, rebuild->readAllStandardError().constData());
+        const QList<QByteArray> file = fresh("b-load", 3000);
+        auto r = ctl(QStringLiteral("dba"),
+                     {QStringLiteral("--json"), QStringLiteral("load"), writeFile(QStringLiteral("b.txt"), file)});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("\"batches\": 16"), r.out.constData());
+        QVERIFY2(r.out.contains("\"connections\": 2"), r.out.constData());
+        const QList<QByteArray> piped = fresh("b-pipe", 2000);
+        r = ctl(QStringLiteral("app"), {QStringLiteral("load"), QStringLiteral("-")}, piped.join('\n') + '\n');
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(one(QStringLiteral("select count(*) from bloomscope_pending where names is not null")),
+                 QByteArray("2"));
+        QCOMPARE(one(QStringLiteral("select sum(count) from bloomscope_pending where names is not null")),
+                 QByteArray("5000"));
+        swapIn(QStringLiteral("username_filter_v2"));
+        QCOMPARE(appFree(file + piped), 0);
+        QCOMPARE(appFree(mWritten), 0);
+        becomeUsers(file + piped);
     }
 
     /** Names written while the rebuild exports (before its new table exists) are drained into it. */

@@ -88,6 +88,26 @@ ErrorKind kindOf(QByteArrayView s)
 
 namespace {
 
+/** What a user can do about a failure of class `s` that is not a lost session or a cancel. */
+QString fixFor(QByteArrayView s)
+{
+    if (s == "40P01" || s == "40001")
+        return QStringLiteral("another session wrote the same rows at the same time; run it again");
+    if (s == "25006")
+        return QStringLiteral("the transaction is read-only: this session is read-only (switch to admin mode to "
+                              "write) or the server is a hot standby (connect to the primary)");
+    if (s == "42501")
+        return QStringLiteral("this role lacks the privilege the message names: ask the object's owner to grant it "
+                              "(README \"Privileges\")");
+    if (s == "55P03")
+        return QStringLiteral("another session holds a lock on it (see pg_locks); run it again when that ends");
+    if (s == "53100")
+        return QStringLiteral("the server's disk is full: free space there, then run it again");
+    if (s == "25P02")
+        return QStringLiteral("a bug: a statement ran in a transaction that had already failed; please report it");
+    return {};
+}
+
 /** classify() of the primary message. */
 Error classifyPrimary(const Failure &f, const QString &what)
 {
@@ -96,45 +116,29 @@ Error classifyPrimary(const Failure &f, const QString &what)
     const QByteArrayView s = f.sqlState;
     // A session that is gone fails every statement, whatever SQLSTATE (if any) came with the last one.
     e.kind = f.connectionLost && kindOf(s) != ErrorKind::Cancelled ? ErrorKind::Connection : kindOf(s);
+    if (s == "40P01" || s == "40001")
+        e.retry = Error::Retry::Transaction;
+    if (e.kind == ErrorKind::Connection)
+        e.fix = QStringLiteral("check that the server is up; nothing was committed by the failed step");
+    else
+        e.fix = fixFor(s);
     if (what.isEmpty()) { // the caller words the context itself (PgConn)
         e.message = f.message;
-        if (e.kind == ErrorKind::Connection)
-            e.fix = QStringLiteral("check that the server is up; nothing was committed by the failed step");
-        if (s == "40P01" || s == "40001")
-            e.retry = Error::Retry::Transaction;
         return e;
     }
     switch (e.kind) {
     case ErrorKind::Cancelled:
         e.message = QStringLiteral("%1: cancelled").arg(what);
-        return e;
+        break;
     case ErrorKind::Connection:
         e.message = QStringLiteral("%1: lost the connection: %2").arg(what, f.message);
-        e.fix = QStringLiteral("check that the server is up; nothing was committed by the failed step");
-        return e;
+        break;
     case ErrorKind::MissingFilter:
     case ErrorKind::MissingDatabase:
         e.message = QStringLiteral("%1: %2").arg(what, f.message);
-        return e;
-    default:
         break;
-    }
-    e.message = QStringLiteral("%1 failed: %2").arg(what, f.message);
-    if (s == "40P01" || s == "40001") {
-        e.retry = Error::Retry::Transaction;
-        e.fix = QStringLiteral("another session wrote the same rows at the same time; run it again");
-    } else if (s == "25006") {
-        e.fix = QStringLiteral("the transaction is read-only: this session is read-only (switch to admin mode to "
-                               "write) or the server is a hot standby (connect to the primary)");
-    } else if (s == "42501") {
-        e.fix = QStringLiteral("this role lacks the privilege the message names: ask the object's owner to grant "
-                               "it (README \"Privileges\")");
-    } else if (s == "55P03") {
-        e.fix = QStringLiteral("another session holds a lock on it (see pg_locks); run it again when that ends");
-    } else if (s == "53100") {
-        e.fix = QStringLiteral("the server's disk is full: free space there, then run it again");
-    } else if (s == "25P02") {
-        e.fix = QStringLiteral("a bug: a statement ran in a transaction that had already failed; please report it");
+    default:
+        e.message = QStringLiteral("%1 failed: %2").arg(what, f.message);
     }
     return e;
 }
