@@ -70,6 +70,8 @@ struct LoadReport {
     double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
     double copySeconds = 0;   ///< merging masks and encoding them as array parameters (the client)
     double updateSeconds = 0; ///< the update statements (sending the masks, locking and updating the rows), the commit
+    double recordSeconds = 0; ///< recording the names for a rebuild ahead of the steps (FilterWriter::recordAhead)
+    qint64 recordedNames = 0; ///< names recorded for a rebuild (0: none was recording)
     double vacuumSeconds =
         0; ///< waiting for VACUUM: before a dense load's first step, and for one beside a step that outlasted it
     /** The load touched much of the table but this role may not vacuum it: written in one step, the

@@ -205,9 +205,14 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
                 return s.error().kind == ErrorKind::Cancelled || cancelled() ? stop() : s.error();
             report.readSeconds += double(wait.nsecsElapsed()) / 1e9;
             pauseForTests("load-write", mCancelFlag);
-            if (*recording && !mManagedTransaction) // in the caller's transaction, the names go with the write
+            if (*recording && !mManagedTransaction) { // in the caller's transaction, the names go with the write
+                QElapsedTimer recordTimer;
+                recordTimer.start();
                 if (auto s = writer.recordAhead(mDb.pgconn()); !s)
                     return failed(s.error());
+                report.recordSeconds = double(recordTimer.nsecsElapsed()) / 1e9;
+                report.recordedNames = kept.size();
+            }
             if (auto s = DenseWrite(*this, writer, placer.rows(), report).run(); !s)
                 return failed(s.error());
         }
