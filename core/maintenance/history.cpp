@@ -76,7 +76,8 @@ Error permission(const Error &e, const QString &schema, const QString &what, con
 {
     Error out = e;
     out.message = QStringLiteral("%1: %2").arg(what, e.message);
-    out.fix = grant.arg(schema);
+    if (e.sqlState == QLatin1String("42501")) // the classifier's fix stands for anything else (a standby's 25006)
+        out.fix = grant.arg(schema);
     return out;
 }
 
