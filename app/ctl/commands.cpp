@@ -142,8 +142,11 @@ Exit codes:
   7    audit: a real user checks free (a false negative)
   8    refused by a guard: a swap that would lose names (fewer names, an audit miss, drained
        names missing) or rights (what cannot be carried over), or a rebuild to a smaller
-       geometry; the message names the counts and the flag that overrides it
-  130  interrupted with Ctrl-C (server-side work is cancelled)
+       geometry; the message names the counts and the flag that overrides it. A write the
+       write path refused: the filter was swapped since it was read, a rebuild records no
+       names written by Bloomscope, or a rebuild started during the load
+  130  interrupted with Ctrl-C, or a statement cancelled on the server (server-side work is
+       cancelled)
 )";
 
 void onInterrupt(int)
