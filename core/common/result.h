@@ -29,6 +29,9 @@ struct Error {
     ErrorKind kind = ErrorKind::Server;
     QString message; ///< what happened, naming the thing that failed
     QString fix;     ///< what the user can do about it (may be empty)
+    /** For a refusal that a deliberate yes overrides: that consent, named as bloomctl's flag without its
+     *  dashes ("publication-ok"); empty otherwise. The GUI offers it as a tick box. */
+    QString consent;
 
     QString toString() const { return fix.isEmpty() ? message : message + QStringLiteral("\nFix: ") + fix; }
 };
@@ -70,7 +73,7 @@ inline Status success()
 
 inline Error makeError(ErrorKind kind, QString message, QString fix = {})
 {
-    return Error{kind, std::move(message), std::move(fix)};
+    return Error{kind, std::move(message), std::move(fix), {}};
 }
 
 } // namespace bloom
