@@ -379,8 +379,19 @@ private slots:
         r = bloomctl(db, {QStringLiteral("record")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QByteArray liveOid = one(pub(db), QStringLiteral("select 'username_filter'::regclass::oid"));
+        // The subscriber's own application role: the new pair gets its grants when the swap is followed.
+        run(sub(db), QStringLiteral("create role subscriber_app; grant select on username_filter to subscriber_app; "
+                                    "revoke all on function username_bits(text) from public; "
+                                    "grant execute on function username_bits(text) to subscriber_app"));
 
         rebuildAndSwap(db, QStringLiteral("sub_one"), false);
+
+        QCOMPARE(one(sub(db), QStringLiteral("select has_table_privilege('subscriber_app', 'username_filter', "
+                                             "'select') and has_function_privilege('subscriber_app', "
+                                             "'username_bits(text)', 'execute') and not exists (select from "
+                                             "pg_proc p, aclexplode(p.proacl) a where p.oid = "
+                                             "'username_bits(text)'::regprocedure and a.grantee = 0)")),
+                 QByteArray("t"));
 
         // The publication lists the new live table, with its row filter, and not the old one.
         QCOMPARE(one(pub(db), QStringLiteral("select string_agg(tablename || ' ' || coalesce(rowfilter, '-'), ', ' "

@@ -132,6 +132,7 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mStage->setWordWrap(true);
     mSubscriberSql = new QPlainTextEdit(this);
     mSubscriberSql->setObjectName(QStringLiteral("subscriberSql"));
+    mSubscriberSql->setAccessibleName(tr("What the logical-replication subscribers run"));
     mSubscriberSql->setReadOnly(true);
     mSubscriberSql->setVisible(false);
     mProgress = new QProgressBar(this);
