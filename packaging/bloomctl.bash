@@ -11,7 +11,7 @@ _bloomctl()
         --target-fpr --expected-names --into --into-function --grace --abort --exact --no-record
         --allow-fewer-names --accept-uncarried --allow-smaller --audit-sample --jobs --redis --key --bits
         --js --redis-demo --max-fpr --max-chunk-fill --warn-fpr --warn-chunk-fill --max-snapshot-age
-        --since --thin --print-sql --install-function --version --help"
+        --since --thin --print-sql --install-function --publication-ok --version --help"
 
     case $prev in
         --table|--into)

@@ -693,6 +693,21 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
         return;
     }
     mStatus->setText(tr("%1 failed: %2").arg(operation, e.toString()));
+    if (op == Operation::Record && e.consent == QLatin1String("publication-ok")) {
+        // A publication would send the new history table to subscribers: the same refusal and SQL as
+        // bloomctl's, and its --publication-ok as a button.
+        QMessageBox box(QMessageBox::Warning, tr("Bloomscope"), tr("%1 refused:\n\n%2").arg(operation, e.message),
+                        QMessageBox::Cancel, this);
+        box.setObjectName(QStringLiteral("publicationRefusal"));
+        box.setInformativeText(tr("Fix: %1").arg(e.fix));
+        box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        QPushButton *ahead = box.addButton(tr("The subscribers ran it: &record anyway"), QMessageBox::AcceptRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        if (box.clickedButton() == ahead)
+            mSession->record(true);
+        return;
+    }
     if (op != Operation::Refresh)
         QMessageBox::warning(this, tr("Bloomscope"), tr("%1 failed:\n\n%2").arg(operation, e.toString()));
 }

@@ -30,7 +30,8 @@ Passwords belong in ~/.pgpass or a service file: bloomctl never prints one.
 Commands:
   explain NAME          how NAME is hashed and placed: md5, chunk, the k bit positions;
                         with --db also which bits are set and the verdict
-  init                  create the table and its function (--chunks, --chunk-bits, --k);
+  init [--publication-ok]
+                        create the table and its function (--chunks, --chunk-bits, --k);
                         the default geometry is the reference filter; never overwrites
   info                  geometry, fill, estimated FPR and names, table size and health
   add NAME... | -       add names (one UPDATE each; '-' reads names from stdin)
@@ -52,7 +53,7 @@ Commands:
                         performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
                         CRITICAL at P (0.01) or F (0.5); WARNING at half P, 90% of F, an
                         interrupted rebuild, or (with D: 2h, 1d) no snapshot recorded in D
-  record [--thin] [--print-sql] [--install-function]
+  record [--thin] [--print-sql] [--install-function] [--publication-ok]
                         record a snapshot of the filter (fill, estimated names and FPR, fullest
                         chunk, a fill histogram) in bloomscope_history beside the table, which
                         it creates on first use; --thin then keeps every snapshot of the last 7
@@ -68,18 +69,20 @@ Commands:
                         capacity left to P, fullest chunk, table size, rebuild state)
   rebuild --into TABLE [--source CONNINFO]... [--query SQL] [--file NAMES]...
           [--chunks N --chunk-bits B --k K | --target-fpr P --expected-names N]
-          [--method client|sql] [--grace SECONDS]
+          [--method client|sql] [--grace SECONDS] [--publication-ok]
                         build a new filter from the shards (and files) while the live one
                         keeps serving; names added meanwhile are recorded and drained in
   rebuild --abort       restore the live function and remove an interrupted rebuild
   swap TABLE [--yes] [--allow-fewer-names] [--accept-uncarried] [--shards MAP]
-          [--audit-sample N]
+          [--audit-sample N] [--publication-ok]
                         make the rebuilt TABLE and its function the live pair, in one
                         transaction, with the live pair's owner, grants, comments, indexes
                         and triggers; the old pair is kept under a dated name. Refused
                         (exit 8) when the new filter holds fewer names than the live one
                         (estimated; 2% tolerance), when sampled users of the sources (or
-                        MAP) check free in it, or when something cannot be carried over
+                        MAP) check free in it, when something cannot be carried over, or
+                        when the filter is published (FOR TABLE publications of the live
+                        table are moved to the new one inside the swap)
   drop-old [--yes]      drop the old pairs the swaps recorded (nothing else)
   check --exact --shards MAP NAME...
                         the filter first; on "maybe", every shard in parallel: free or taken,
@@ -87,7 +90,7 @@ Commands:
   signup --shards MAP NAME
                         the reference order: add to the filter, check every shard, insert the
                         user on shard (id mod shards)
-  audit --shards MAP [--sample N] [--no-record]
+  audit --shards MAP [--sample N] [--no-record] [--publication-ok]
                         N random users of every shard must all check maybe (exit 7 names
                         any that do not); never-added probes give the measured FPR; the
                         report is kept in bloomscope_audit beside the filter for the GUI
@@ -122,6 +125,12 @@ Options:
   --yes                 do not ask before swap, drop-old or rebuild --abort
   --into-function F     the rebuilt function (default: the --into table + _bits)
   --allow-smaller       rebuild into a geometry with fewer bits than the live filter's
+  --publication-ok      go ahead on a logical-replication publisher: init, record, audit and
+                        rebuild refuse (exit 8) to create a table that a publication (FOR ALL
+                        TABLES, FOR TABLES IN SCHEMA, or, for a rebuild, FOR TABLE the live
+                        table) would send to subscribers that lack it, and print the SQL each
+                        subscriber runs first; swap refuses until each subscriber is ready to
+                        follow it. Pass it once the subscribers have run that SQL
   --version             the version
   -h, --help            this text
 
@@ -141,10 +150,12 @@ Exit codes:
   6    signup: the name is taken
   7    audit: a real user checks free (a false negative)
   8    refused by a guard: a swap that would lose names (fewer names, an audit miss, drained
-       names missing) or rights (what cannot be carried over), or a rebuild to a smaller
-       geometry; the message names the counts and the flag that overrides it. A write the
-       write path refused: the filter was swapped since it was read, a rebuild records no
-       names written by Bloomscope, or a rebuild started during the load
+       names missing) or rights (what cannot be carried over), a rebuild to a smaller
+       geometry, or a new table or swap that a publication would send to unprepared
+       subscribers; the message names the counts (or the subscribers' SQL) and the flag
+       that overrides it. A write the write path refused: the filter was swapped since it
+       was read, a rebuild records no names written by Bloomscope, or a rebuild started
+       during the load
   130  interrupted with Ctrl-C, or a statement cancelled on the server (server-side work is
        cancelled)
 )";
@@ -219,7 +230,8 @@ Args parseArgs(const QStringList &argv)
                                      QStringLiteral("version"),
                                      QStringLiteral("allow-fewer-names"),
                                      QStringLiteral("accept-uncarried"),
-                                     QStringLiteral("allow-smaller")};
+                                     QStringLiteral("allow-smaller"),
+                                     QStringLiteral("publication-ok")};
     Args a;
     for (qsizetype i = 0; i < argv.size(); ++i) {
         const QString &w = argv[i];

@@ -4,9 +4,11 @@
 
 #include "postgres/pgarray.h"
 
+#include "maintenance/publications.h"
 #include "maintenance/rebuild.h"
 #include "model/fillstats.h"
 #include "model/fprmodel.h"
+#include "postgres/filtersql.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -55,6 +57,28 @@ int cmdInit(Context &c)
     ref.table = c.args().option("table", ref.table);
     ref.function = c.args().option("function", ref.function);
     FilterStore store(**db, ref);
+    // On a publisher whose publications take every new table, the subscribers must have the pair first.
+    auto table = (*db)->resolve(ref.table, QStringLiteral("--table"), Database::ObjectKind::Table);
+    if (!table)
+        return c.fail(table.error());
+    auto function = (*db)->resolve(ref.function, QStringLiteral("--function"), Database::ObjectKind::TextFunction);
+    if (!function)
+        return c.fail(function.error());
+    QSqlQuery exists((*db)->db());
+    exists.prepare(QStringLiteral("select pg_catalog.to_regclass(?) is not null"));
+    exists.addBindValue(table->quoted());
+    if (!exists.exec() || !exists.next())
+        return c.fail(Database::queryError(exists, QStringLiteral("looking for %1").arg(table->text())));
+    const bool there = exists.value(0).toBool();
+    exists.finish();
+    if (auto s = there // init refuses an existing table itself
+                     ? success()
+                     : maintenance::guardNewTable(**db, *table, table->text(),
+                                                  renderTableSql(*g, table->quoted()) +
+                                                      renderFunctionSql(*g, function->quoted()),
+                                                  c.args().flag("publication-ok"));
+        !s)
+        return c.fail(s.error());
     if (auto s = store.init(*g); !s)
         return c.fail(s.error());
     if (c.json())

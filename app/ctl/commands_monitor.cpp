@@ -279,7 +279,7 @@ int cmdRecord(Context &c)
         return ExitOk;
     }
     if (function) {
-        auto call = History::installFunction(db, **store);
+        auto call = History::installFunction(db, **store, c.args().flag("publication-ok"));
         if (!call)
             return c.fail(call.error());
         auto proof = db.exec(*call); // one snapshot through it: the function works for this role
@@ -298,7 +298,7 @@ int cmdRecord(Context &c)
         }
         return ExitOk;
     }
-    auto snap = History::record(db, **store);
+    auto snap = History::record(db, **store, {}, c.args().flag("publication-ok"));
     if (!snap)
         return c.fail(snap.error());
     qint64 thinned = 0;

@@ -49,6 +49,7 @@ int cmdRebuild(Context &c)
     o.intoTable = a.option("into");
     o.intoFunction = a.option("into-function");
     o.allowSmaller = a.flag("allow-smaller");
+    o.publicationOk = a.flag("publication-ok");
     if (o.intoTable.isEmpty())
         return c.usage(QStringLiteral("rebuild needs --into TABLE (or --abort)"));
     for (const QString &s : a.all("source")) {
@@ -131,6 +132,8 @@ int cmdRebuild(Context &c)
                 << " names drained from sign-ups meanwhile\n"
                 << "  the live filter keeps recording new names until: bloomctl swap " << r->newTable << "\n";
     }
+    if (!r->subscriberSteps.isEmpty())
+        c.err() << "bloomctl: " << r->subscriberSteps;
     return ExitOk;
 }
 
@@ -163,6 +166,7 @@ QJsonObject checkJson(const SwapCheck &k)
                        {QStringLiteral("pending_written"), k.pendingWritten},
                        {QStringLiteral("carried"), QJsonArray::fromStringList(k.carried)},
                        {QStringLiteral("not_carried"), QJsonArray::fromStringList(k.notCarried)},
+                       {QStringLiteral("publications"), QJsonArray::fromStringList(k.publications)},
                        {QStringLiteral("audited"), k.audited},
                        {QStringLiteral("audit_sampled"), k.auditSampled},
                        {QStringLiteral("audit_misses"), misses}};
@@ -192,6 +196,8 @@ void printCheck(Context &c, const SwapCheck &k)
       << (k.carried.isEmpty() ? QStringLiteral("nothing to carry") : k.carried.join(QStringLiteral("; "))) << "\n";
     if (!k.notCarried.isEmpty())
         e << "  cannot be carried over: " << k.notCarried.join(QStringLiteral("; ")) << "\n";
+    if (!k.publications.isEmpty())
+        e << "  published to subscribers: " << k.subscriberCheck << "\n";
     e << "the swap runs:\n" << k.sql;
 }
 
@@ -210,6 +216,7 @@ int cmdSwap(Context &c)
     o.live = liveRef(a);
     o.allowFewerNames = a.flag("allow-fewer-names");
     o.allowUncarried = a.flag("accept-uncarried");
+    o.publicationOk = a.flag("publication-ok");
     if (a.has("audit-sample")) {
         bool ok = false;
         o.auditSample = a.option("audit-sample").toLongLong(&ok);
@@ -228,10 +235,13 @@ int cmdSwap(Context &c)
         return c.fail(check.error());
     if (!c.json() || !a.flag("yes"))
         printCheck(c, *check);
-    if (!check->refusal.isEmpty())
-        return c.fail(makeError(ErrorKind::Refused,
-                                QStringLiteral("refusing to swap in %1: %2").arg(table, check->refusal),
-                                check->refusalFix));
+    if (!check->refusal.isEmpty()) {
+        Error refused =
+            makeError(ErrorKind::Refused, QStringLiteral("refusing to swap in %1: %2").arg(table, check->refusal),
+                      check->refusalFix);
+        refused.consent = check->refusalConsent;
+        return c.fail(refused);
+    }
     if (!c.confirm(QStringLiteral("Swap %1 in as the live filter (%2 and its function are kept under a dated name)?")
                        .arg(check->newTable, check->liveTable)))
         return ExitUsage;
@@ -256,6 +266,9 @@ int cmdSwap(Context &c)
                 << r->drainedInSwap << " names drained inside the swap; checks waited "
                 << QString::number(r->exclusiveMs, 'f', 1) << " ms, adds " << QString::number(r->lockMs, 'f', 1)
                 << " ms\n  drop the old pair with: bloomctl drop-old\n";
+    if (!r->check.publications.isEmpty())
+        c.err() << "bloomctl: "
+                << QString(r->check.subscriberAfter).replace(QStringLiteral("<OLD_TABLE>"), r->oldTable);
     return ExitOk;
 }
 

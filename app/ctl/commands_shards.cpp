@@ -87,10 +87,17 @@ int cmdAudit(Context &c)
     if (!r)
         return c.fail(r.error());
     // Kept beside the filter so the GUI shows the last audit; a read-only role only loses the record.
+    bool refused = false;
     if (!c.args().flag("no-record"))
-        if (auto rec = recordAudit(**c.database(), (*store)->tableName(), *r); !rec)
-            c.err() << "bloomctl: the audit ran but was not recorded: " << rec.error().message
-                    << " (grant CREATE/INSERT for bloomscope_audit, or pass --no-record)\n";
+        if (auto rec = recordAudit(**c.database(), (*store)->tableName(), *r, c.args().flag("publication-ok")); !rec) {
+            refused = rec.error().kind == ErrorKind::Refused;
+            if (refused) // a publication would send the new table to subscribers: exit 8, with their SQL
+                c.err() << "bloomctl: the audit ran but was not recorded: " << rec.error().toString()
+                        << "\n(or pass --no-record)\n";
+            else
+                c.err() << "bloomctl: the audit ran but was not recorded: " << rec.error().message
+                        << " (grant CREATE/INSERT for bloomscope_audit, or pass --no-record)\n";
+        }
     if (c.json()) {
         QJsonArray fn;
         for (const QByteArray &n : r->falseNegatives)
@@ -118,7 +125,7 @@ int cmdAudit(Context &c)
                 << QString::number(r->high95, 'g', 3) << "), estimated " << QString::number(r->estimated, 'g', 4)
                 << "\n";
     }
-    return r->falseNegatives.isEmpty() ? ExitOk : ExitFalseNegative;
+    return !r->falseNegatives.isEmpty() ? ExitFalseNegative : refused ? ExitRefused : ExitOk;
 }
 
 int cmdSimulate(Context &c)

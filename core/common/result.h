@@ -38,6 +38,9 @@ struct Error {
     QString fix;      ///< what the user can do about it (may be empty)
     QString sqlState; ///< the server's SQLSTATE when a statement failed ("40P01"), else empty
     Retry retry = Retry::No;
+    /** For a refusal that a deliberate yes overrides: that consent, named as bloomctl's flag without its
+     *  dashes ("publication-ok"); empty otherwise. The GUI offers it as a tick box. */
+    QString consent;
 
     QString toString() const { return fix.isEmpty() ? message : message + QStringLiteral("\nFix: ") + fix; }
 };
@@ -79,7 +82,7 @@ inline Status success()
 
 inline Error makeError(ErrorKind kind, QString message, QString fix = {})
 {
-    return Error{kind, std::move(message), std::move(fix), {}, Error::Retry::No};
+    return Error{kind, std::move(message), std::move(fix), {}, Error::Retry::No, {}};
 }
 
 /** bloomctl's exit code for an error of `kind` (documented in `bloomctl --help` and the README). */

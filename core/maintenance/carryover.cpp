@@ -1,5 +1,6 @@
 #include "maintenance/carryover.h"
 
+#include "maintenance/publications.h"
 #include "postgres/filterstore.h"
 
 #include <QMap>
@@ -268,6 +269,18 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
                                  toPublic ? QString() : QStringLiteral(" (revoked from PUBLIC)"));
     }
 
+    // Publications that list the live table list the new one instead, with the same column list and
+    // row filter; while we still own the new table (ADD TABLE needs its owner).
+    auto pubs = planPublicationCarry(db, h.liveTable, h.liveTable.withName(next.tableName().name));
+    if (!pubs)
+        return pubs.error();
+    plan.onNew += pubs->onNew;
+    plan.carried << pubs->carried;
+    plan.notCarried << pubs->notCarried;
+    plan.publications = pubs->publications;
+    plan.subscriberCheck = pubs->subscriberCheck;
+    plan.subscriberAfter = pubs->subscriberAfter;
+
     // Owners last (see above). Changing an owner needs membership in the owning role.
     if (auto s = rows(QStringLiteral(
                           "select l.relowner::regrole::text, l.relowner <> n.relowner, "
@@ -307,9 +320,6 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
          QString()},
         {QStringLiteral("select 'row level security' from pg_class where oid = pg_catalog.to_regclass(?) and "
                         "(relrowsecurity or relforcerowsecurity)"),
-         QString()},
-        {QStringLiteral("select 'publication ' || p.pubname from pg_publication_rel pr join pg_publication p on "
-                        "p.oid = pr.prpubid where pr.prrelid = pg_catalog.to_regclass(?)"),
          QString()},
         {QStringLiteral("select 'rule ' || rulename from pg_rewrite where ev_class = pg_catalog.to_regclass(?) and "
                         "rulename <> '_RETURN'"),

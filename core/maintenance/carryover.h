@@ -11,14 +11,16 @@ namespace bloom::maintenance {
 /** The statements that carry what the site set on the live pair over to the new one. */
 struct CarryPlan {
     QStringList carried, notCarried;
-    QString onNew;   ///< inside the swap, before the renames: indexes, triggers, comments, grants, owner
+    QString onNew;   ///< inside the swap, before the renames: indexes, triggers, comments, grants, publications, owner
     QString renames; ///< under ACCESS EXCLUSIVE: constraint names, then the pair's names
+    QStringList publications;                 ///< the publications that carry the filter to subscribers
+    QString subscriberCheck, subscriberAfter; ///< what their subscribers show before and run after the swap
 };
 
 /**
  * Reads the catalog for the live pair (owner, grants, column grants, comments, indexes, triggers,
- * storage options) and writes the statements that give the new pair the same; lists what no
- * statement can carry (policies, publications, rules, dependent views, other constraints, ...).
+ * storage options, FOR TABLE publications) and writes the statements that give the new pair the same;
+ * lists what no statement can carry (policies, rules, dependent views, other constraints, ...).
  */
 Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStore &live, const FilterStore &next,
                                 const QString &oldTable, const QString &oldFunction, const QString &stamp);

@@ -1,6 +1,7 @@
 #include "maintenance/history.h"
 
 #include "maintenance/helpers.h"
+#include "maintenance/publications.h"
 #include "postgres/filtersql.h"
 #include "postgres/identifier.h"
 
@@ -14,6 +15,7 @@ namespace {
 /** Where the history of `store`'s table lives (its schema, quoted) and whether it is there yet. A
  *  history table another role planted there is refused, as the rebuild's helpers are. */
 struct Place {
+    QualifiedName table; ///< the filter's, resolved
     QString schema;
     bool exists = false;
     bool hasPosition = false; ///< the read_position column (a table made before it existed lacks it)
@@ -31,7 +33,7 @@ Result<Place> locate(Database &db, FilterStore &store)
     auto exists = maintenance::trustedHelperExists(db, h, quoted);
     if (!exists)
         return exists.error();
-    Place place{h.schema, *exists, false};
+    Place place{*table, h.schema, *exists, false};
     if (place.exists) {
         QSqlQuery q(db.db());
         q.prepare(QStringLiteral("select exists (select from pg_catalog.pg_attribute where attrelid = "
@@ -115,11 +117,27 @@ Result<QString> History::recordCall(Database &db, FilterStore &store)
              db.quoteLiteral(store.functionName().quoted() + QStringLiteral("(text)")));
 }
 
-Result<QString> History::installFunction(Database &db, FilterStore &store)
+namespace {
+
+/** A new history table that a publication would send to subscribers lacking it is refused. */
+Status guardNewHistory(Database &db, const Place &place, bool publicationOk)
+{
+    if (place.exists)
+        return success();
+    return maintenance::guardNewTable(db, place.table,
+                                      place.table.withName(QStringLiteral("bloomscope_history")).text(),
+                                      History::createSql(place.schema), publicationOk);
+}
+
+} // namespace
+
+Result<QString> History::installFunction(Database &db, FilterStore &store, bool publicationOk)
 {
     auto place = locate(db, store);
     if (!place)
         return place.error();
+    if (auto s = guardNewHistory(db, *place, publicationOk); !s)
+        return s.error();
     // The table (if missing) and the function in one transaction: one multi-statement text.
     const QString sql =
         (place->exists ? QString() : createSql(place->schema) + QLatin1Char('\n')) + functionSql(place->schema);
@@ -141,11 +159,13 @@ Result<bool> History::exists(Database &db, FilterStore &store)
     return place->exists;
 }
 
-Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTime &at)
+Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTime &at, bool publicationOk)
 {
     auto place = locate(db, store);
     if (!place)
         return place.error();
+    if (auto s = guardNewHistory(db, *place, publicationOk); !s)
+        return s.error();
     const QString *schema = &place->schema;
     if (place->exists && !place->hasPosition) {
         // A table from before read_position: its owner adds the column; anyone else records without it.

@@ -42,16 +42,19 @@ public:
      *  snapshot computed on the server); nothing granted to PUBLIC. */
     static QString functionSql(const QString &quotedSchema);
     /** Creates bloomscope_record (and the table, when missing) in `store`'s schema, in one transaction;
-     *  returns recordCall(). */
-    static Result<QString> installFunction(Database &db, FilterStore &store);
+     *  returns recordCall(). A table a publication would send to subscribers that lack it is refused
+     *  unless `publicationOk` (README "Logical replication"). */
+    static Result<QString> installFunction(Database &db, FilterStore &store, bool publicationOk = false);
     /** The statement that records a thinned snapshot of `store` on the server (what pg_cron runs). */
     static Result<QString> recordCall(Database &db, FilterStore &store);
     /** createSql() for the schema of `store`'s table. */
     static Result<QString> createSqlFor(Database &db, FilterStore &store);
 
-    /** Reads the fill of `store` and records it; creates the table if it is missing. `at` overrides
-     *  the time recorded (the demo's accelerated clock); invalid: the server's now(). */
-    static Result<Snapshot> record(Database &db, FilterStore &store, const QDateTime &at = {});
+    /** Reads the fill of `store` and records it; creates the table if it is missing (refused, as for
+     *  installFunction(), when a publication would send it to subscribers, unless `publicationOk`). `at`
+     *  overrides the time recorded (the demo's accelerated clock); invalid: the server's now(). */
+    static Result<Snapshot> record(Database &db, FilterStore &store, const QDateTime &at = {},
+                                   bool publicationOk = false);
     /** The snapshots of `store`'s table taken at or after `since` (all when invalid) with an id above
      *  `afterId`, oldest first. */
     static Result<QList<Snapshot>> list(Database &db, FilterStore &store, const QDateTime &since = {},

@@ -2,6 +2,7 @@
 
 #include "maintenance/helpers.h"
 #include "maintenance/nameexport.h"
+#include "maintenance/publications.h"
 
 #include "common/testhook.h"
 
@@ -206,6 +207,10 @@ Result<RebuildReport> Rebuilder::runPrepared()
     }
     r.arrayBytes = mBits.size();
     mBits.reset();
+    if (auto steps = maintenance::publishRebuilt(mDb, mOptions.live, mOptions.intoTable); steps)
+        r.subscriberSteps = *steps;
+    else
+        return steps.error();
     if (auto s = stage("drain"); !s)
         return s.error();
     t.restart();
@@ -253,6 +258,10 @@ Result<std::pair<QualifiedName, QualifiedName>> Rebuilder::intoNames(Database &d
 Status Rebuilder::prepare()
 {
     report(QStringLiteral("prepare"), 0, 0);
+    if (auto s = maintenance::checkRebuild(mDb, mOptions.live, mOptions.intoTable, mOptions.intoFunction,
+                                           mOptions.geometry, mOptions.publicationOk);
+        !s)
+        return s;
     FilterStore live(mDb, mOptions.live);
     if (auto s = live.attach(); !s)
         return s;
@@ -359,7 +368,7 @@ Status Rebuilder::prepare()
             "set local lock_timeout = '30s';\n"
             "lock table %5 in share mode;\n"
             "drop table if exists %2;\n"
-            "create table %1 (live_table text not null, live_function text not null, new_table text not null, "
+            "create table %1 (live_table text primary key, live_function text not null, new_table text not null, "
             "  new_function text not null, original_function text not null, stage text not null, "
             "  started_at timestamptz not null default now(), per_source text not null default '[]', "
             "  sources text not null default '[]', query text not null default '');\n"

@@ -38,6 +38,9 @@ struct RebuildOptions {
     int graceSeconds = 2;   ///< wait after recording starts, before the export snapshots
     /** A geometry with fewer bits than the live filter's is refused unless this is set. */
     bool allowSmaller = false;
+    /** Go on although publications carry the new tables to subscribers: they ran the SQL the refusal
+     *  printed (README "Logical replication"). */
+    bool publicationOk = false;
 };
 
 /** One progress report: the stage and how far it is. */
@@ -56,6 +59,8 @@ struct RebuildReport {
     double exportSeconds = 0, writeSeconds = 0, indexSeconds = 0, drainSeconds = 0, totalSeconds = 0;
     quint64 arrayBytes = 0;
     QString newTable, newFunction;
+    /** On a publisher: what each subscriber runs now, before the swap (empty when nothing is published). */
+    QString subscriberSteps;
 };
 
 /** A rebuild that is running or was interrupted (from the bloomscope_rebuild table). */
@@ -87,6 +92,8 @@ struct SwapOptions {
     bool allowFewerNames = false;
     /** Go on although something the site set on the live table cannot be carried over. */
     bool allowUncarried = false;
+    /** Go on although publications carry the filter to subscribers: each is ready to follow the swap. */
+    bool publicationOk = false;
     /** Users to sample for the audit of the new table; without it, the rebuild's own sources. */
     std::optional<ShardMap> shards;
     qint64 auditSample = 10000; ///< per shard or source; 0 skips the audit
@@ -108,6 +115,9 @@ struct SwapCheck {
     qint64 pendingWritten = 0; ///< of them, names the write path added (counted with the new filter's)
     QStringList carried;       ///< what the swap carries over to the new pair
     QStringList notCarried;    ///< what it cannot (refused unless allowUncarried)
+    QStringList publications;  ///< the publications that carry the filter to subscribers (refused unless publicationOk)
+    QString subscriberCheck;   ///< what each subscriber must show before the swap
+    QString subscriberAfter;   ///< what each subscriber runs once it has applied the swap ("<OLD_TABLE>": its old name)
     bool audited = false;
     qint64 auditSampled = 0;
     QList<QByteArray> auditMisses; ///< sampled users the new table calls free: refused
@@ -116,6 +126,7 @@ struct SwapCheck {
     /** Why the swap would be refused, or empty. */
     QString refusal;
     QString refusalFix;
+    QString refusalConsent; ///< the consent that overrides it (Error::consent), if one does
 };
 
 /** Sets c.refusal (and its fix) from the counts, the audit and what cannot be carried, for `o`. */

@@ -3,6 +3,7 @@
 
 #include "maintenance/carryover.h"
 #include "maintenance/helpers.h"
+#include "maintenance/publications.h"
 #include "postgres/filterstore.h"
 #include "postgres/pgarray.h"
 #include "postgres/pgconn.h"
@@ -457,13 +458,11 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     if (!q.exec(QStringLiteral("lock table %1 in access exclusive mode").arg(live.quotedTable())))
         return rollback(Database::queryError(q, QStringLiteral("locking %1").arg(st->liveTable)));
     exclusive.start();
+    // On a publisher, the row inserted here is what makes each subscriber follow the swap (its
+    // bloomscope_follow_swap trigger renames its pair in the transaction that applies this one).
     const QString bookkeeping =
-        QStringLiteral("create table if not exists %1 (id bigserial primary key, live_table text not null, "
-                       "  old_table text not null, old_table_oid oid not null, old_function text not null, "
-                       "  old_function_oid oid not null, swapped_at timestamptz not null default now(), "
-                       "  dropped_at timestamptz);\n"
-                       "revoke all on table %1 from public;\n"
-                       "insert into %1 (live_table, old_table, old_table_oid, old_function, old_function_oid) "
+        maintenance::swappedTableSql(h->swapped) +
+        QStringLiteral("insert into %1 (live_table, old_table, old_table_oid, old_function, old_function_oid) "
                        "values (%2, %3, pg_catalog.to_regclass(%4), %5, pg_catalog.to_regprocedure(%6));\n"
                        "drop table %7;\n"
                        "drop table %8;\n"

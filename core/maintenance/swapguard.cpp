@@ -132,6 +132,7 @@ void judgeSwap(SwapCheck &c, const SwapOptions &o)
     c.fewerNames = newNames < c.tolerance * c.liveNames;
     c.refusal.clear();
     c.refusalFix.clear();
+    c.refusalConsent.clear();
     if (!c.auditMisses.isEmpty()) {
         QStringList shown;
         for (const QByteArray &n : c.auditMisses.mid(0, 10))
@@ -166,6 +167,14 @@ void judgeSwap(SwapCheck &c, const SwapOptions &o)
         c.refusal = QStringLiteral("the swap cannot carry over: %1").arg(c.notCarried.join(QStringLiteral("; ")));
         c.refusalFix = QStringLiteral("re-create these on the new table after the swap yourself and pass "
                                       "--accept-uncarried, or remove them from the live table first");
+        return;
+    }
+    if (!c.publications.isEmpty() && !o.publicationOk) {
+        c.refusal = QStringLiteral("%1 is published to subscribers, which must switch to the new pair where the "
+                                   "swap is in their stream")
+                        .arg(c.liveTable);
+        c.refusalFix = c.subscriberCheck + QStringLiteral("\nthen swap with --publication-ok");
+        c.refusalConsent = QStringLiteral("publication-ok");
     }
 }
 
@@ -222,6 +231,9 @@ Result<SwapCheck> Rebuilder::checkSwap(Database &db, const QString &newTable, co
         return plan.error();
     c.carried = plan->carried;
     c.notCarried = plan->notCarried;
+    c.publications = plan->publications;
+    c.subscriberCheck = plan->subscriberCheck;
+    c.subscriberAfter = plan->subscriberAfter;
     c.sql = QStringLiteral("begin;\nlock table %1 in exclusive mode;\nlock table %2 in access exclusive mode;\n"
                            "-- drain the pending names into %2, check the counts again\n%3"
                            "lock table %1 in access exclusive mode;\n%4commit;\n")

@@ -47,4 +47,10 @@ QString renderFunctionSql(const Geometry &g, const QString &function)
     return all.mid(all.indexOf(QLatin1String("create function")));
 }
 
+QString renderTableSql(const Geometry &g, const QString &table)
+{
+    const QString all = renderFilterSql(g, table, QStringLiteral("__function__"));
+    return all.left(all.indexOf(QLatin1String("insert into"))).trimmed() + QLatin1Char('\n');
+}
+
 } // namespace bloom

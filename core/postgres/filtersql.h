@@ -16,6 +16,10 @@ QString renderFilterSql(const Geometry &g, const QString &table, const QString &
 /** The function alone (create function ...), for a rebuild that swaps it in later. */
 QString renderFunctionSql(const Geometry &g, const QString &function);
 
+/** The table alone (create table ...; no rows): what a logical-replication subscriber creates so that
+ *  the rows can reach it. */
+QString renderTableSql(const Geometry &g, const QString &table);
+
 /** Reads a bundled SQL resource (":/sql/NAME"). */
 QString sqlResource(const QString &name);
 

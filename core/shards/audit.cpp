@@ -1,6 +1,7 @@
 #include "shards/audit.h"
 
 #include "maintenance/helpers.h"
+#include "maintenance/publications.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
 #include "postgres/pgconn.h"
@@ -70,20 +71,26 @@ Result<std::pair<QString, bool>> auditTable(Database &db, const QualifiedName &f
 
 } // namespace
 
-Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditReport &r)
+Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditReport &r, bool publicationOk)
 {
     auto place = auditTable(db, filterTable);
     if (!place)
         return place.error();
     const QString table = place->first;
-    if (auto s = db.exec(
-            QStringLiteral(
-                "create table if not exists %1 (id bigserial primary key, filter_table text not null, "
-                "at timestamptz not null default now(), shards int not null, sampled bigint not null, "
-                "false_negatives jsonb not null, probes bigint not null, false_positives bigint not null, "
-                "measured float8 not null, low95 float8 not null, high95 float8 not null, estimated float8 not null)")
-                .arg(table));
-        !s)
+    const QString create =
+        QStringLiteral(
+            "create table if not exists %1 (id bigserial primary key, filter_table text not null, "
+            "at timestamptz not null default now(), shards int not null, sampled bigint not null, "
+            "false_negatives jsonb not null, probes bigint not null, false_positives bigint not null, "
+            "measured float8 not null, low95 float8 not null, high95 float8 not null, estimated float8 not null)")
+            .arg(table);
+    if (!place->second)
+        if (auto s = maintenance::guardNewTable(db, filterTable,
+                                                filterTable.withName(QStringLiteral("bloomscope_audit")).text(),
+                                                create + QStringLiteral(";\n"), publicationOk);
+            !s)
+            return s;
+    if (auto s = db.exec(create); !s)
         return s;
     QJsonArray fn;
     for (const QByteArray &n : r.falseNegatives)

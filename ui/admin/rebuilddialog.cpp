@@ -121,11 +121,20 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mAllowSmaller = new QCheckBox(this);
     mAllowSmaller->setObjectName(QStringLiteral("allowSmaller"));
     mAllowSmaller->setVisible(false);
+    mPublicationOk = new QCheckBox(tr("The subscribers ran the SQL above: rebuild on this publisher"), this);
+    mPublicationOk->setObjectName(QStringLiteral("publicationOk"));
+    mPublicationOk->setVisible(false);
     mPreview = new QLabel(this);
     mPreview->setObjectName(QStringLiteral("preview"));
     mPreview->setWordWrap(true);
     mStage = new QLabel(this);
     mStage->setObjectName(QStringLiteral("stage"));
+    mStage->setWordWrap(true);
+    mSubscriberSql = new QPlainTextEdit(this);
+    mSubscriberSql->setObjectName(QStringLiteral("subscriberSql"));
+    mSubscriberSql->setAccessibleName(tr("What the logical-replication subscribers run"));
+    mSubscriberSql->setReadOnly(true);
+    mSubscriberSql->setVisible(false);
     mProgress = new QProgressBar(this);
     mProgress->setRange(0, 0);
     mProgress->hide();
@@ -161,6 +170,8 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     layout->addWidget(mPreview);
     layout->addWidget(mAllowSmaller);
     layout->addWidget(mStage);
+    layout->addWidget(mSubscriberSql, 1);
+    layout->addWidget(mPublicationOk);
     layout->addWidget(mProgress);
     layout->addWidget(buttons);
 
@@ -229,6 +240,11 @@ QString RebuildDialog::stageText() const
     return mStage->text();
 }
 
+QString RebuildDialog::subscriberText() const
+{
+    return mSubscriberSql->toPlainText();
+}
+
 QString RebuildDialog::previewText() const
 {
     return mPreview->text();
@@ -272,6 +288,7 @@ RebuildOptions RebuildDialog::options() const
             o.sources.append(*s);
     o.query = mQuery->text().trimmed();
     o.allowSmaller = mAllowSmaller->isChecked();
+    o.publicationOk = mPublicationOk->isChecked();
     if (!mFile->text().trimmed().isEmpty())
         o.files = {mFile->text().trimmed()};
     return o;
@@ -326,7 +343,12 @@ void RebuildDialog::start()
             mRunning = false;
             mProgress->hide();
             if (!r) {
-                mStage->setText(r.error().toString());
+                // The same refusal as bloomctl's (the SQL in a box to copy); its --publication-ok is the tick box.
+                const bool publication = r.error().consent == QLatin1String("publication-ok");
+                mStage->setText(publication ? r.error().message : r.error().toString());
+                mSubscriberSql->setPlainText(QStringLiteral("Fix: ") + r.error().fix);
+                mSubscriberSql->setVisible(publication);
+                mPublicationOk->setVisible(publication || mPublicationOk->isChecked());
                 mStart->setEnabled(true);
                 return;
             }
@@ -339,6 +361,8 @@ void RebuildDialog::start()
                                 .arg(r->newTable)
                                 .arg(r->exported)
                                 .arg(r->totalSeconds, 0, 'f', 1));
+            mSubscriberSql->setPlainText(r->subscriberSteps);
+            mSubscriberSql->setVisible(!r->subscriberSteps.isEmpty());
             emit finished(r->newTable);
         });
 }

@@ -42,8 +42,12 @@ public:
 
     /** Shown when the geometry is smaller than the live one: ticking it is the explicit confirmation. */
     QCheckBox *allowSmaller() const { return mAllowSmaller; }
+    /** Shown once a publication refused the rebuild: ticking it says the subscribers ran the SQL shown. */
+    QCheckBox *publicationOk() const { return mPublicationOk; }
     QPushButton *startButton() const { return mStart; }
     QString stageText() const;
+    /** The fix of a publication's refusal (the subscribers' SQL), or the subscribers' steps after it. */
+    QString subscriberText() const;
 
 signals:
     void finished(const QString &table);
@@ -64,6 +68,8 @@ private:
     QProgressBar *mProgress = nullptr;
     QPushButton *mStart = nullptr, *mCancel = nullptr;
     QCheckBox *mAllowSmaller = nullptr;
+    QCheckBox *mPublicationOk = nullptr;
+    QPlainTextEdit *mSubscriberSql = nullptr; ///< a publication's refusal: the fix, with the subscribers' SQL
     std::shared_ptr<std::atomic<bool>> mCancelFlag = std::make_shared<std::atomic<bool>>(false);
     QString mRebuilt;
     bool mRunning = false;

@@ -42,6 +42,8 @@ QString guiFix(const SwapCheck &c)
     if (c.fewerNames)
         return SwapDialog::tr("Fix: add the other shards to the rebuild, or tick \"The names are really gone\" below "
                               "if the accounts were deleted.");
+    if (c.refusalConsent == QLatin1String("publication-ok"))
+        return SwapDialog::tr("Fix: %1\nthen tick \"Every subscriber is ready\" below.").arg(c.refusalFix);
     return SwapDialog::tr("Fix: re-create these on the new table after the swap and tick \"I will re-create\" below, "
                           "or remove them from the live table first.");
 }
@@ -72,6 +74,10 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
     mAcceptUncarried = new QCheckBox(tr("I will re-create what cannot be carried over myself"), this);
     mAcceptUncarried->setObjectName(QStringLiteral("acceptUncarried"));
     mAcceptUncarried->setVisible(false);
+    mPublicationOk =
+        new QCheckBox(tr("Every subscriber is ready to follow the swap (the check above returns true there)"), this);
+    mPublicationOk->setObjectName(QStringLiteral("publicationOk"));
+    mPublicationOk->setVisible(false);
     mTypedLabel = new QLabel(this);
     mTypedName = new QLineEdit(this);
     mTypedName->setObjectName(QStringLiteral("typedTableName"));
@@ -102,6 +108,7 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
     layout->addWidget(mVerdict);
     layout->addWidget(mAllowFewer);
     layout->addWidget(mAcceptUncarried);
+    layout->addWidget(mPublicationOk);
     layout->addWidget(mTypedLabel);
     layout->addWidget(mTypedName);
     layout->addWidget(sqlLabel);
@@ -110,6 +117,7 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
     layout->addWidget(buttons);
     connect(mAllowFewer, &QCheckBox::toggled, this, &SwapDialog::updateVerdict);
     connect(mAcceptUncarried, &QCheckBox::toggled, this, &SwapDialog::updateVerdict);
+    connect(mPublicationOk, &QCheckBox::toggled, this, &SwapDialog::updateVerdict);
 
     const ConnectionSpec spec = mSpec;
     const SwapOptions checkOptions = options();
@@ -172,6 +180,7 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
             mSql->setPlainText(c.sql);
             mAllowFewer->setVisible(c.fewerNames);
             mAcceptUncarried->setVisible(!c.notCarried.isEmpty());
+            mPublicationOk->setVisible(!c.publications.isEmpty());
             setProduction(mProduction); // the label names the resolved table
             updateVerdict();
             emit checked();
@@ -192,6 +201,7 @@ SwapOptions SwapDialog::options() const
     o.live = mLive;
     o.allowFewerNames = mAllowFewer->isChecked();
     o.allowUncarried = mAcceptUncarried->isChecked();
+    o.publicationOk = mPublicationOk->isChecked();
     return o;
 }
 
@@ -203,9 +213,9 @@ void SwapDialog::updateVerdict()
     if (mCheck->refusal.isEmpty())
         mVerdict->setText(tr("The guard lets this swap go ahead.").toHtmlEscaped());
     else
-        mVerdict->setText(
-            QStringLiteral("<b>%1</b> %2<br>%3")
-                .arg(tr("Refused:").toHtmlEscaped(), mCheck->refusal.toHtmlEscaped(), guiFix(*mCheck).toHtmlEscaped()));
+        mVerdict->setText(QStringLiteral("<b>%1</b> %2<br>%3")
+                              .arg(tr("Refused:").toHtmlEscaped(), mCheck->refusal.toHtmlEscaped(),
+                                   guiFix(*mCheck).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     const bool typed = !mProduction || mTypedName->text().trimmed() == mCheck->liveTable ||
                        QStringLiteral("public.") + mTypedName->text().trimmed() == mCheck->liveTable;
     mSwap->setEnabled(!mSwapping && mCheck->refusal.isEmpty() && typed);
@@ -277,10 +287,15 @@ void SwapDialog::swapNow()
                 updateVerdict();
                 return;
             }
-            mResult->setText(tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3.")
-                                 .arg(r->exclusiveMs, 0, 'f', 1)
-                                 .arg(r->lockMs, 0, 'f', 1)
-                                 .arg(r->oldTable));
+            mResult->setText(
+                tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3.")
+                    .arg(r->exclusiveMs, 0, 'f', 1)
+                    .arg(r->lockMs, 0, 'f', 1)
+                    .arg(r->oldTable) +
+                (r->check.publications.isEmpty()
+                     ? QString()
+                     : QStringLiteral("\n") +
+                           QString(r->check.subscriberAfter).replace(QStringLiteral("<OLD_TABLE>"), r->oldTable)));
             emit swapped(*r);
         });
 }

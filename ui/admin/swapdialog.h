@@ -34,6 +34,8 @@ public:
     bool readyToSwap() const;
     /** The check box that overrides a "fewer names" refusal. */
     QCheckBox *allowFewerNames() const { return mAllowFewer; }
+    /** The check box that says every subscriber is ready to follow the swap (a published filter). */
+    QCheckBox *publicationOk() const { return mPublicationOk; }
     /** The confirmation the Swap button shows (Cancel is its default button). */
     QMessageBox *confirmation();
     /** Swaps without asking again (the button asks first). */
@@ -56,6 +58,7 @@ private:
     QLabel *mResult = nullptr;
     QCheckBox *mAllowFewer = nullptr;
     QCheckBox *mAcceptUncarried = nullptr;
+    QCheckBox *mPublicationOk = nullptr;
     QPlainTextEdit *mSql = nullptr;
     QPushButton *mSwap = nullptr;
     bool mSwapping = false;

@@ -162,9 +162,9 @@ void FilterSession::changedSince(const Snapshot &snapshot)
     emit requestChangedSince(++mChangedToken, snapshot);
 }
 
-void FilterSession::record()
+void FilterSession::record(bool publicationOk)
 {
-    emit requestRecord();
+    emit requestRecord(publicationOk);
 }
 
 void FilterSession::cancel()

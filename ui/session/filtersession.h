@@ -43,7 +43,9 @@ public:
     bool history(qint64 afterId = 0);
     /** The chunks written since `snapshot`; a newer request drops the answer to an older one. */
     void changedSince(const Snapshot &snapshot);
-    void record();
+    /** Records a snapshot; `publicationOk`: even when a publication sends a new history table to
+     *  subscribers (they ran the SQL of the refusal). */
+    void record(bool publicationOk = false);
     /** Stops the running operation: the batch loops stop and the server cancels its statement. */
     void cancel();
 
@@ -79,7 +81,7 @@ signals:
     void requestSample(qint64 probes);
     void requestHistory(int token, qint64 afterId);
     void requestChangedSince(int token, const bloom::Snapshot &snapshot);
-    void requestRecord();
+    void requestRecord(bool publicationOk);
 
 private:
     QThread mThread;

@@ -451,12 +451,12 @@ void FilterWorker::changedSince(int token, const Snapshot &snapshot)
     emit changedSinceReady(token, r);
 }
 
-void FilterWorker::record()
+void FilterWorker::record(bool publicationOk)
 {
     CancelScope scope{mCancel};
     if (!ensureOpen(Operation::Record))
         return;
-    auto snap = History::record(*mDb, *mStore);
+    auto snap = History::record(*mDb, *mStore, {}, publicationOk);
     if (!snap) {
         report(Operation::Record, snap.error());
         return;

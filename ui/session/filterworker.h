@@ -36,7 +36,7 @@ public slots:
     /** The chunks written since `snapshot` (its read position). */
     void changedSince(int token, const bloom::Snapshot &snapshot);
     /** Records a snapshot now (a write: needs admin mode). */
-    void record();
+    void record(bool publicationOk);
     void close();
 
 signals:

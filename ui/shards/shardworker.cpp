@@ -143,7 +143,8 @@ void ShardWorker::runAudit(qint64 perShard)
     if (mDb->readOnly())
         state.recordError = tr("not recorded: this session is read-only (admin mode records audits)");
     else if (auto s = recordAudit(*mDb, mStore->tableName(), *r); !s)
-        state.recordError = tr("not recorded: %1").arg(s.error().message);
+        state.recordError =
+            tr("not recorded: %1").arg(s.error().kind == ErrorKind::Refused ? s.error().toString() : s.error().message);
     emit auditRead(state);
 }
 
