@@ -2,6 +2,7 @@
 
 #include "local/localcluster.h"
 #include "postgres/filtersql.h"
+#include "postgres/pgconn.h"
 
 #include <QProcess>
 #include <QTest>
@@ -20,6 +21,20 @@ inline bool startCluster(LocalCluster &cluster)
         return false;
     }
     return true;
+}
+
+/** How many of `names` the reference's own check statement, run on `conninfo` (the application's
+ *  role, say), calls free: must be 0 for every name that was added. */
+inline qint64 referenceFree(const QString &conninfo, const QList<QByteArray> &names)
+{
+    PgConn c(conninfo);
+    auto r = c.column(QStringLiteral("select count(*) from unnest(string_to_array($1, E'\\n')) n "
+                                     "where not (select bits & mask = mask from username_filter "
+                                     "join username_bits(n) using (chunk))"),
+                      {names.join('\n')});
+    if (!r)
+        qFatal("%s", qPrintable(r.error().message));
+    return r->value(0).toLongLong();
 }
 
 /** What a bloomctl run said and how it ended (code -1: it did not finish, -2: it crashed). */

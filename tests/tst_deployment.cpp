@@ -52,14 +52,7 @@ private:
     /** How many of `names` the application's own reference check calls free (must be 0). */
     qint64 appFree(const QList<QByteArray> &names)
     {
-        PgConn c(as(QStringLiteral("app")));
-        auto r = c.column(QStringLiteral("select count(*) from unnest(string_to_array($1, E'\\n')) n "
-                                         "where not (select bits & mask = mask from username_filter "
-                                         "join username_bits(n) using (chunk))"),
-                          {names.join('\n')});
-        if (!r)
-            qFatal("%s", qPrintable(r.error().message));
-        return r->value(0).toLongLong();
+        return test::referenceFree(as(QStringLiteral("app")), names);
     }
 
     QByteArray one(const QString &sql)

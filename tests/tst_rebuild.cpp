@@ -51,14 +51,7 @@ private:
     /** How many of `names` the reference check statement calls free (must be 0). */
     qint64 referenceFree(const QList<QByteArray> &names)
     {
-        PgConn c(filterDb());
-        auto r = c.column(QStringLiteral("select count(*) from unnest(string_to_array($1, E'\\n')) n "
-                                         "where not (select bits & mask = mask from username_filter "
-                                         "join username_bits(n) using (chunk))"),
-                          {names.join('\n')});
-        if (!r)
-            qFatal("%s", qPrintable(r.error().message));
-        return r->value(0).toLongLong();
+        return test::referenceFree(filterDb(), names);
     }
 
     QString bloomctlRun(const QStringList &args, int *code, const QMap<QString, QString> &env = {})

@@ -293,13 +293,19 @@ QString FilterStore::addSql() const
     return writer().sqlText();
 }
 
-Result<qint64> FilterStore::write(const NameList &names, const MaskRows &rows, bool serving)
+Result<qint64> FilterStore::write(const NameList &names, const QList<Placement> &placements, bool serving)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
     if (mDb.readOnly())
         return makeError(ErrorKind::Server, QStringLiteral("writing to %1: the session is read-only").arg(tableText()),
                          QStringLiteral("the session is read-only; switch to admin mode to write"));
+    MaskBatch batch(mGeometry); // the names merged into one mask per chunk, in chunk order
+    for (const Placement &p : placements)
+        batch.add(p);
+    if (batch.isEmpty())
+        return qint64(0);
+    const MaskRows rows = [&batch](const ByteSink &sink) { return batch.writeRows(sink); };
     FilterWriter w = writer();
     if (!serving) {
         WriteTarget t = w.target();
@@ -328,24 +334,12 @@ Result<qint64> FilterStore::add(const QList<QByteArray> &names, const QList<Plac
         return s.error();
     if (cancelled())
         return cancelledError(QStringLiteral("adding names"));
-    MaskBatch batch(mGeometry);
-    for (const Placement &p : placements)
-        batch.add(p);
-    if (batch.isEmpty())
-        return qint64(0);
-    return write(
-        NameList(names), [&batch](const ByteSink &sink) { return batch.writeRows(sink); }, true);
+    return write(NameList(names), placements, true);
 }
 
 Result<qint64> FilterStore::addToRebuilt(const QList<Placement> &placements)
 {
-    MaskBatch batch(mGeometry);
-    for (const Placement &p : placements)
-        batch.add(p);
-    if (batch.isEmpty())
-        return qint64(0);
-    return write(
-        NameList(), [&batch](const ByteSink &sink) { return batch.writeRows(sink); }, false);
+    return write(NameList(), placements, false);
 }
 
 } // namespace bloom

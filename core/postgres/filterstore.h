@@ -241,8 +241,9 @@ private:
     /** Whether a rebuild in the table's schema records names now (its recorder exists): a load then
      *  keeps its names for it. */
     Result<bool> rebuildRecording();
-    /** One transaction of the write path with `names` (may be empty) and their mask rows. */
-    Result<qint64> write(const NameList &names, const MaskRows &rows, bool serving);
+    /** One transaction of the write path with `names` (may be empty) and their placements, into a
+     *  serving filter or a rebuilt one (FilterWriter's WriteTarget::serving). */
+    Result<qint64> write(const NameList &names, const QList<Placement> &placements, bool serving);
     /** Up to `extra` more sessions on this one's server, database and table (search_path pinned), for
      *  the load's steps; fewer, with `why`, when one is refused or reaches somewhere else. */
     std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, QString *why);

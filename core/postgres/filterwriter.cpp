@@ -1,5 +1,6 @@
 #include "postgres/filterwriter.h"
 
+#include "postgres/pgarray.h"
 #include "postgres/pgcopy.h"
 #include "postgres/pgerror.h"
 
@@ -98,19 +99,11 @@ Status FilterWriter::record(PGconn *pg, const NameList *names, bool *forThisTabl
     const QByteArray sql = QStringLiteral("select %1($1::regclass, $2)").arg(mTarget.recorder).toUtf8();
     const QByteArray oid = QByteArray::number(mTarget.tableOid);
     const auto call = [&](const char *records, qsizetype bytes, qint64 count) -> Status {
-        // A binary text[]: one dimension, no NULL, element type text, its length and lower bound 1; the
-        // records are already its elements (NameList).
-        QByteArray array;
-        array.reserve(20 + bytes);
-        array.resize(20);
-        char *at = array.data();
-        putBe32(at, 1);
-        putBe32(at, 0);
-        putBe32(at, TextOid);
-        putBe32(at, quint32(count));
-        putBe32(at, 1);
-        array.append(records, bytes);
-        const char *values[2] = {oid.constData(), array.constData()};
+        // The records are already a binary text[]'s elements (NameList).
+        BinaryArray array(TextOid);
+        array.reserve(bytes);
+        array.appendFields(records, bytes, count);
+        const char *values[2] = {oid.constData(), array.data()};
         const int lengths[2] = {0, int(array.size())};
         const int formats[2] = {0, 1};
         const Oid types[2] = {0, TextArrayOid};

@@ -1,5 +1,7 @@
 #include "postgres/pgarray.h"
 
+#include "model/binaryrows.h"
+
 namespace bloom {
 
 QString textArray(const QList<QByteArray> &items, qsizetype from, qsizetype count)
@@ -48,6 +50,17 @@ Result<QList<QByteArray>> decodeTextArray(QByteArrayView a)
         at += n;
     }
     return out;
+}
+
+const char *BinaryArray::data()
+{
+    char *at = mBytes.data();
+    putBe32(at, 1);
+    putBe32(at, 0);
+    putBe32(at, mElement);
+    putBe32(at, quint32(mCount));
+    putBe32(at, 1);
+    return mBytes.constData();
 }
 
 QString intArray(const std::vector<qint64> &values)

@@ -1,4 +1,5 @@
 #include "postgres/pgcopy.h"
+#include "postgres/pgarray.h"
 #include "postgres/pgerror.h"
 
 #include <libpq-fe.h>
@@ -46,43 +47,6 @@ quint32 be32(const char *p)
     const auto *u = reinterpret_cast<const unsigned char *>(p);
     return quint32(u[0]) << 24 | quint32(u[1]) << 16 | quint32(u[2]) << 8 | quint32(u[3]);
 }
-
-/** A one-dimensional binary array of non-null elements, appended as (length, bytes) fields. */
-class BinaryArray {
-public:
-    explicit BinaryArray(Oid element)
-        : mElement(element)
-    {
-        clear();
-    }
-    void clear()
-    {
-        mBytes.resize(20); // ndim, has-null flag, element type, length, lower bound: filled in by data()
-        mCount = 0;
-    }
-    void appendField(const char *field, qsizetype size)
-    {
-        mBytes.append(field, size);
-        ++mCount;
-    }
-    qsizetype count() const { return mCount; }
-    qsizetype size() const { return mBytes.size(); }
-    const char *data()
-    {
-        char *at = mBytes.data();
-        putBe32(at, 1);
-        putBe32(at, 0);
-        putBe32(at, mElement);
-        putBe32(at, quint32(mCount));
-        putBe32(at, 1);
-        return mBytes.constData();
-    }
-
-private:
-    Oid mElement;
-    QByteArray mBytes;
-    qsizetype mCount = 0;
-};
 
 } // namespace
 
