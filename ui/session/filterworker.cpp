@@ -360,8 +360,12 @@ void FilterWorker::add(const QStringList &names)
             return;
         }
     }
-    if (auto s = mStore->add(utf8); !s) {
-        report(Operation::Add, s.error());
+    auto added = mStore->add(utf8);
+    // A swap between ensureOpen() and the write: nothing was written; follow it and write once more.
+    if (!added && added.error().retry == Error::Retry::Attach && ensureOpen(Operation::Add))
+        added = mStore->add(utf8);
+    if (!added) {
+        report(Operation::Add, added.error());
         return;
     }
     emit added(names.size());
@@ -380,6 +384,10 @@ void FilterWorker::load(const QString &path)
         return;
     }
     auto r = mStore->load(&f, [this](const LoadProgress &p) { emit loadProgress(p); });
+    // A swap during the load: the step that found it wrote nothing, and the steps before it (recorded
+    // for the rebuild that the swap finished) are in the new filter. Follow it and load the file again.
+    if (!r && r.error().retry == Error::Retry::Attach && ensureOpen(Operation::Load) && f.seek(0))
+        r = mStore->load(&f, [this](const LoadProgress &p) { emit loadProgress(p); });
     if (!r) {
         report(Operation::Load, r.error());
         return;
