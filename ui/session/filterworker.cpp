@@ -360,12 +360,12 @@ void FilterWorker::add(const QStringList &names)
             return;
         }
     }
-    auto added = mStore->add(utf8);
+    auto written = mStore->add(utf8);
     // A swap between ensureOpen() and the write: nothing was written; follow it and write once more.
-    if (!added && added.error().retry == Error::Retry::Attach && ensureOpen(Operation::Add))
-        added = mStore->add(utf8);
-    if (!added) {
-        report(Operation::Add, added.error());
+    if (!written && written.error().retry == Error::Retry::Attach && ensureOpen(Operation::Add))
+        written = mStore->add(utf8);
+    if (!written) {
+        report(Operation::Add, written.error());
         return;
     }
     emit added(names.size());
