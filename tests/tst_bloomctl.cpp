@@ -416,6 +416,104 @@ private slots:
         QCOMPARE(r.code, 3);
     }
 
+    /** Issue 32: a NULL `bits` row or a missing chunk row. No command says "free" for a name of that
+     *  chunk or crashes, every reading command fails with exit 9 naming the chunk, health is CRITICAL,
+     *  metrics counts it, and the fix is a rebuild: never an empty row, which would make every name of
+     *  the chunk a silent false negative. */
+    void damagedFilterIsNeverFree()
+    {
+        QVERIFY(mCluster.createDatabase(QStringLiteral("damaged")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("damaged"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        const QString db = mCluster.connectionString(QStringLiteral("damaged"));
+        PgConn raw(db);
+        QVERIFY(raw.ok());
+        for (const char *name : {"ada", "grace"}) // with the application's own add
+            QVERIFY(raw.exec(QStringLiteral("update username_filter f set bits = f.bits | b.mask from "
+                                            "username_bits('%1') b where f.chunk = b.chunk")
+                                 .arg(QLatin1String(name)))
+                        .ok());
+        QVERIFY(raw.exec(QStringLiteral("create table saved as select * from username_filter where chunk = 71962; "
+                                        "alter table username_filter alter column bits drop not null"))
+                    .ok());
+        const auto ctl = [&](const QStringList &args) { return bloomctl(args, {}, db); };
+        // Without NOT NULL but with no NULL row the filter is healthy.
+        Run r = ctl({QStringLiteral("health")});
+        QVERIFY2(r.code == 0, r.out.constData());
+        r = ctl({QStringLiteral("metrics")});
+        QVERIFY2(r.out.contains("bloomscope_damaged_chunks{table=\"public.username_filter\",kind=\"null\"} 0"),
+                 r.out.constData());
+
+        const auto expectDamaged = [&](const QByteArray &chunk, const QByteArray &kind, const QByteArray &said) {
+            const auto context = [](const QStringList &args, const Run &run) {
+                return qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": exit %1\n").arg(run.code) +
+                                  QString::fromUtf8(run.out + run.err));
+            };
+            // Every command that reads the damaged chunk: exit 9, the chunk named, a rebuild as the fix.
+            for (const QStringList &args :
+                 {QStringList{QStringLiteral("check"), QStringLiteral("ada")},
+                  QStringList{QStringLiteral("check"), QStringLiteral("grace"), QStringLiteral("ada")},
+                  QStringList{QStringLiteral("check"), QStringLiteral("-")},
+                  QStringList{QStringLiteral("explain"), QStringLiteral("ada")},
+                  QStringList{QStringLiteral("chunk"), QString::fromLatin1(chunk)}, QStringList{QStringLiteral("info")},
+                  QStringList{QStringLiteral("fill")}, QStringList{QStringLiteral("fpr")},
+                  QStringList{QStringLiteral("skew")}}) {
+                r = args.last() == QLatin1String("-") ? bloomctl(args, "grace\nAda\n", db) : ctl(args);
+                QVERIFY2(r.code == 9, context(args, r));
+                QVERIFY2(!r.out.contains("free"), context(args, r));
+                QVERIFY2(r.err.contains(chunk) && r.err.contains(said), context(args, r));
+                QVERIFY2(r.err.contains("rebuild") && r.err.contains("swap"), context(args, r));
+                QVERIFY2(!r.err.contains("0::bit") && !r.err.contains("insert"), context(args, r));
+            }
+            r = ctl({QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("ada")});
+            QCOMPARE(r.code, 9);
+            const QJsonObject e = QJsonDocument::fromJson(r.err).object().value(QLatin1String("error")).toObject();
+            QCOMPARE(e.value(QLatin1String("kind")).toString(), QStringLiteral("damaged_filter"));
+            QCOMPARE(e.value(QLatin1String("code")).toInt(), 9);
+            // A name of another chunk is answered, and the damage is said beside it.
+            r = ctl({QStringLiteral("check"), QStringLiteral("grace")});
+            QCOMPARE(r.code, 0);
+            QCOMPARE(r.out, QByteArray("grace\tmaybe\n"));
+            QVERIFY2(r.err.contains("warning") && r.err.contains(chunk), r.err.constData());
+            // health: CRITICAL naming the chunk, on one line, with the damage as performance data.
+            r = ctl({QStringLiteral("health")});
+            QVERIFY2(r.code == 2, r.out.constData());
+            QVERIFY2(r.out.startsWith("BLOOMSCOPE CRITICAL - public.username_filter is damaged"), r.out.constData());
+            QVERIFY2(r.out.contains(chunk) && r.out.contains(said) && r.out.contains("rebuild"), r.out.constData());
+            QVERIFY2(!r.out.contains("0::bit"), r.out.constData());
+            QVERIFY2(r.out.contains("damaged_chunks=1;"), r.out.constData());
+            QCOMPARE(r.out.count('\n'), 1);
+            // metrics: the damage as a gauge, the figures of the fill left out, and still Prometheus' format.
+            r = ctl({QStringLiteral("metrics")});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(
+                r.out.contains("bloomscope_damaged_chunks{table=\"public.username_filter\",kind=\"" + kind + "\"} 1"),
+                r.out.constData());
+            QVERIFY2(!r.out.contains("bloomscope_filter_estimated_fpr"), r.out.constData());
+            QVERIFY(r.err.contains(chunk));
+            QVERIFY2(promtoolAccepts(r.out), qPrintable(mPromtoolSaid));
+        };
+        QVERIFY(raw.exec(QStringLiteral("update username_filter set bits = null where chunk = 71962")).ok());
+        expectDamaged("71962", "null", "NULL");
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(raw.exec(QStringLiteral("delete from username_filter where chunk = 71962")).ok());
+        expectDamaged("71962", "missing", "no row");
+        if (QTest::currentTestFailed())
+            return;
+
+        // Many missing rows, the last chunk among them: the first few named, and how many.
+        QVERIFY(raw.exec(QStringLiteral("insert into username_filter select * from saved; delete from "
+                                        "username_filter where chunk < 20 or chunk = 131071"))
+                    .ok());
+        r = ctl({QStringLiteral("health")});
+        QVERIFY2(r.code == 2, r.out.constData());
+        QVERIFY2(r.out.contains("21 chunks have no row (0, 1, 2, 3, 4"), r.out.constData());
+        QVERIFY2(r.out.contains("damaged_chunks=21;"), r.out.constData());
+        r = ctl({QStringLiteral("check"), QStringLiteral("ada")}); // its own chunk is whole
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("ada\tmaybe\n"));
+    }
+
     void ctrlCCancels()
     {
         // A load reading stdin that never ends: Ctrl-C stops it with 130 and nothing half-written.

@@ -34,7 +34,8 @@ Commands:
                         the default geometry is the reference filter; never overwrites
   info                  geometry, fill, estimated FPR and names, table size and health
   add NAME... | -       add names (one UPDATE each; '-' reads names from stdin)
-  check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name
+  check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name; a name whose chunk row
+                        is NULL or missing is never free: exit 9, naming the chunk
   load FILE | - [--jobs N]
                         bulk add, one name per line (UTF-8); bad lines reported and skipped;
                         the committed steps are written on N connections (default 2, 1-8),
@@ -50,8 +51,9 @@ Commands:
          [--max-snapshot-age D]
                         a monitoring plugin (Nagios, Icinga): one status line with
                         performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
-                        CRITICAL at P (0.01) or F (0.5); WARNING at half P, 90% of F, an
-                        interrupted rebuild, or (with D: 2h, 1d) no snapshot recorded in D
+                        CRITICAL at P (0.01) or F (0.5), or when a chunk row is NULL or
+                        missing (named); WARNING at half P, 90% of F, an interrupted
+                        rebuild, or (with D: 2h, 1d) no snapshot recorded in D
   record [--thin] [--print-sql] [--install-function]
                         record a snapshot of the filter (fill, estimated names and FPR, fullest
                         chunk, a fill histogram) in bloomscope_history beside the table, which
@@ -65,7 +67,8 @@ Commands:
                         2026-12-01T08:00) or an age (90m, 12h, 7d)
   metrics [--target-fpr P]
                         the filter's gauges in Prometheus' text format (fill, names, FPR,
-                        capacity left to P, fullest chunk, table size, rebuild state)
+                        capacity left to P, fullest chunk, table size, rebuild state, and
+                        bloomscope_damaged_chunks: NULL or missing chunk rows, must be 0)
   rebuild --into TABLE [--source CONNINFO]... [--query SQL] [--file NAMES]...
           [--chunks N --chunk-bits B --k K | --target-fpr P --expected-names N]
           [--method client|sql] [--grace SECONDS]
@@ -143,6 +146,10 @@ Exit codes:
   8    refused by a guard: a swap that would lose names (fewer names, an audit miss, drained
        names missing) or rights (what cannot be carried over), or a rebuild to a smaller
        geometry; the message names the counts and the flag that overrides it
+  9    the filter is damaged: a chunk row the command reads is NULL or missing, so a name
+       there is neither free nor maybe (info, fill, fpr, skew, record: any such row; check,
+       explain, chunk: the chunks they read). The fix is a rebuild from the sources and a
+       swap; an empty row would make every name of its chunk a false negative
   130  interrupted with Ctrl-C (server-side work is cancelled)
 )";
 
@@ -180,6 +187,8 @@ int exitCodeFor(ErrorKind kind)
         return ExitCancelled;
     case ErrorKind::Refused:
         return ExitRefused;
+    case ErrorKind::DamagedFilter:
+        return ExitDamaged;
     case ErrorKind::Server:
     case ErrorKind::Cluster:
     case ErrorKind::Io:
@@ -304,6 +313,8 @@ QString errorKindName(ErrorKind kind)
         return QStringLiteral("missing_filter");
     case ErrorKind::ForeignFilter:
         return QStringLiteral("foreign_filter");
+    case ErrorKind::DamagedFilter:
+        return QStringLiteral("damaged_filter");
     case ErrorKind::BadInput:
         return QStringLiteral("bad_input");
     case ErrorKind::Server:
@@ -336,6 +347,22 @@ int Context::fail(const Error &e)
     }
     mErr.flush();
     return code;
+}
+
+void Context::warnIfDamaged()
+{
+    if (!mStore || mStore->damage().empty())
+        return;
+    const Error e = mStore->damage().error(mStore->tableText());
+    if (json()) {
+        QJsonObject o{{QStringLiteral("kind"), errorKindName(e.kind)},
+                      {QStringLiteral("message"), e.message},
+                      {QStringLiteral("fix"), e.fix}};
+        mErr << QJsonDocument(QJsonObject{{QStringLiteral("warning"), o}}).toJson(QJsonDocument::Compact) << "\n";
+    } else {
+        mErr << "bloomctl: warning: " << e.toString() << "\n";
+    }
+    mErr.flush();
 }
 
 bool Context::confirm(const QString &what)

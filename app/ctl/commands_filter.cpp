@@ -75,6 +75,8 @@ int cmdInfo(Context &c)
         return c.fail(reading.error());
     FilterStore *s = reading->store;
     const FillSnapshot *fill = &reading->fill;
+    if (!fill->damage.empty()) // every figure below would count the damaged chunks as empty
+        return c.fail(fill->damage.error(s->tableText()));
     const TableHealth *health = &reading->health;
     const RebuildState *rebuild = &reading->rebuild;
     const Geometry &g = s->geometry();
@@ -165,6 +167,8 @@ int cmdFill(Context &c)
     auto fill = (*store)->fill();
     if (!fill)
         return c.fail(fill.error());
+    if (!fill->damage.empty()) // a NULL or missing row is not a chunk with 0 bits set
+        return c.fail(fill->damage.error((*store)->tableText()));
     if (c.json()) {
         QJsonArray counts;
         for (quint32 s : fill->setBits)
@@ -186,6 +190,8 @@ int cmdFpr(Context &c)
     if (!store)
         return c.fail(store.error());
     FilterStore *s = *store;
+    if (!s->damage().empty()) // the reference query's avg() skips NULL rows and cannot see missing ones
+        return c.fail(s->damage().error(s->tableText()));
     auto estimate = s->referenceEstimate();
     if (!estimate)
         return c.fail(estimate.error());
@@ -233,6 +239,8 @@ int cmdSkew(Context &c)
     auto fill = (*store)->fill();
     if (!fill)
         return c.fail(fill.error());
+    if (!fill->damage.empty()) // damaged chunks would show up as empty outliers
+        return c.fail(fill->damage.error((*store)->tableText()));
     const SkewReport r = analyzeSkew(*fill);
     if (c.json()) {
         QJsonArray bins, outliers;
@@ -311,6 +319,7 @@ int cmdChunk(Context &c)
     auto bits = (*store)->chunkBits(quint32(qMin<qint64>(n, 0xFFFFFFFF)));
     if (!bits)
         return c.fail(bits.error());
+    c.warnIfDamaged();
     QJsonArray positions;
     for (int i = 0; i < bits->size(); ++i)
         if (bits->at(i) == '1')

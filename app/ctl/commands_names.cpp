@@ -77,8 +77,12 @@ int cmdExplain(Context &c)
     }
     const Explanation e = Explanation::build(s->geometry(), name, lowered, how);
     auto row = s->chunkBits(e.placement.chunk);
-    if (!row)
+    if (!row) {
+        if (!c.json()) // the hash and placement hold; the row is what is missing
+            c.out() << e.toText();
         return c.fail(row.error());
+    }
+    c.warnIfDamaged();
     QJsonArray setJson, clearJson;
     QStringList setText, clearText;
     for (int b : e.setBits()) {
@@ -115,6 +119,7 @@ int cmdCheck(Context &c)
     auto checked = c.checkedNames();
     if (!checked)
         return c.fail(checked.error());
+    c.warnIfDamaged();
     const QList<QByteArray> &names = checked->names;
     const bool bad = checked->hadBad;
     const QList<bool> &verdicts = checked->verdicts;

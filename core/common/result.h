@@ -16,6 +16,7 @@ enum class ErrorKind {
     Encoding,        ///< the database is not UTF-8: the hash would differ from the application's
     MissingFilter,   ///< the table or function does not exist
     ForeignFilter,   ///< a table/function exists but is not a filter core can place names into
+    DamagedFilter,   ///< a chunk row the answer needs is NULL or missing: neither free nor maybe (ChunkDamage)
     BadInput,        ///< a name or a file line that cannot be used
     Server,          ///< a statement failed on the server
     Cancelled,       ///< the user cancelled

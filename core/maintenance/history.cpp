@@ -175,6 +175,8 @@ Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTi
     auto fill = store.fill();
     if (!fill)
         return fill.error();
+    if (!fill->damage.empty()) // its figures would count the damaged chunks as empty
+        return fill->damage.error(store.tableText());
     Snapshot s;
     s.table = store.tableText();
     s.geometry = store.geometry();

@@ -95,6 +95,8 @@ enum class Operation { Refresh, Step, Chunk, Add, Load, Sample, History, Changed
 /** "refresh", "step-through", ... for messages. */
 QString operationName(Operation op);
 
+/** Colour of a chunk whose row is NULL or missing: a red the viridis-like ramp never reaches. */
+constexpr QRgb DamagedColour = 0xffff1a1a;
 /** Colour of a chunk whose set bits are `v` on a scale min..max (a viridis-like ramp). */
 QRgb fillColour(quint32 v, quint32 max, quint32 min = 0);
 /** The scale a refresh uses for `mode` (Auto resolved): {mode, min, max}. */
