@@ -1,4 +1,5 @@
 #include "local/localcluster.h"
+#include "model/placement.h"
 #include "postgres/pgconn.h"
 #include "testcluster.h"
 
@@ -512,6 +513,31 @@ private slots:
         r = ctl({QStringLiteral("check"), QStringLiteral("ada")}); // its own chunk is whole
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out, QByteArray("ada\tmaybe\n"));
+
+        // The fix the messages give: a rebuild from the sources, then the swap. Grace's chunk is NULL
+        // now too; every user checks maybe afterwards and health is OK. (The damaged chunks are ones no
+        // name recorded during the rebuild lands in: see README "A damaged filter".)
+        const Placement bob = placeAscii(Geometry(), "bob");
+        QVERIFY(raw.exec(QStringLiteral("update username_filter set bits = null where chunk = %1; create table "
+                                        "users (username text); insert into users values ('ada'), ('grace'), "
+                                        "('bob')")
+                             .arg(bob.chunk))
+                    .ok());
+        r = ctl({QStringLiteral("check"), QStringLiteral("bob")});
+        QCOMPARE(r.code, 9);
+        r = ctl({QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("username_filter_fixed"),
+                 QStringLiteral("--chunks"), QStringLiteral("131072"), QStringLiteral("--source"), db,
+                 QStringLiteral("--query"), QStringLiteral("select username from users")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = ctl({QStringLiteral("swap"), QStringLiteral("username_filter_fixed"), QStringLiteral("--yes")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = ctl({QStringLiteral("health")});
+        QVERIFY2(r.code == 0, r.out.constData());
+        QVERIFY2(r.out.contains("damaged_chunks=0;"), r.out.constData());
+        r = ctl({QStringLiteral("check"), QStringLiteral("ada"), QStringLiteral("grace"), QStringLiteral("bob")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("ada\tmaybe\ngrace\tmaybe\nbob\tmaybe\n"));
+        QVERIFY(r.err.isEmpty());
     }
 
     void ctrlCCancels()
