@@ -670,8 +670,7 @@ void MainWindow::onRefreshed(const FillResult &r)
     if (damage.empty()) {
         mDamageBanner->hide();
     } else {
-        const Error e = damage.error(mSession->summary().ref.table);
-        mDamageBanner->setText(tr("DAMAGED FILTER \u2014 %1.\nFix: %2.").arg(e.message, e.fix));
+        mDamageBanner->setText(tr("DAMAGED FILTER \u2014 %1.\nFix: %2.").arg(r.damageError.message, r.damageError.fix));
         mDamageBanner->show();
     }
     mStatus->setStyleSheet(damage.empty() ? QString() : theme::textStyle(theme::errorText(palette())));

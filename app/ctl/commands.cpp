@@ -353,7 +353,7 @@ void Context::warnIfDamaged()
 {
     if (!mStore || mStore->damage().empty())
         return;
-    const Error e = mStore->damage().error(mStore->tableText());
+    const Error e = mStore->damageError(mStore->damage());
     if (json()) {
         QJsonObject o{{QStringLiteral("kind"), errorKindName(e.kind)},
                       {QStringLiteral("message"), e.message},

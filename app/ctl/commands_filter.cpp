@@ -76,7 +76,7 @@ int cmdInfo(Context &c)
     FilterStore *s = reading->store;
     const FillSnapshot *fill = &reading->fill;
     if (!fill->damage.empty()) // every figure below would count the damaged chunks as empty
-        return c.fail(fill->damage.error(s->tableText()));
+        return c.fail(s->damageError(fill->damage));
     const TableHealth *health = &reading->health;
     const RebuildState *rebuild = &reading->rebuild;
     const Geometry &g = s->geometry();
@@ -168,7 +168,7 @@ int cmdFill(Context &c)
     if (!fill)
         return c.fail(fill.error());
     if (!fill->damage.empty()) // a NULL or missing row is not a chunk with 0 bits set
-        return c.fail(fill->damage.error((*store)->tableText()));
+        return c.fail((*store)->damageError(fill->damage));
     if (c.json()) {
         QJsonArray counts;
         for (quint32 s : fill->setBits)
@@ -191,7 +191,7 @@ int cmdFpr(Context &c)
         return c.fail(store.error());
     FilterStore *s = *store;
     if (!s->damage().empty()) // the reference query's avg() skips NULL rows and cannot see missing ones
-        return c.fail(s->damage().error(s->tableText()));
+        return c.fail(s->damageError(s->damage()));
     auto estimate = s->referenceEstimate();
     if (!estimate)
         return c.fail(estimate.error());
@@ -240,7 +240,7 @@ int cmdSkew(Context &c)
     if (!fill)
         return c.fail(fill.error());
     if (!fill->damage.empty()) // damaged chunks would show up as empty outliers
-        return c.fail(fill->damage.error((*store)->tableText()));
+        return c.fail((*store)->damageError(fill->damage));
     const SkewReport r = analyzeSkew(*fill);
     if (c.json()) {
         QJsonArray bins, outliers;

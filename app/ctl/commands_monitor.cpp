@@ -71,7 +71,7 @@ int cmdHealth(Context &c)
     const ChunkDamage &damage = fill->damage;
     if (!damage.empty()) {
         raise(PluginCritical);
-        const Error e = damage.error(s->tableText());
+        const Error e = s->damageError(damage);
         why << e.message + QStringLiteral("; fix: ") + e.fix;
     }
     if (fprNow >= *maxFpr) {
@@ -192,7 +192,7 @@ int cmdMetrics(Context &c)
                "avg(power(bit_count(bits)/B, k))).",
                fill->estimatedFpr());
     } else {
-        const Error e = damage.error(s->tableText());
+        const Error e = s->damageError(damage);
         c.err() << "bloomctl: warning: " << e.toString() << "\n";
     }
     metric("bloomscope_filter_capacity_names", "gauge", "Names the filter holds at the target FPR (blocked model).",

@@ -176,7 +176,7 @@ Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTi
     if (!fill)
         return fill.error();
     if (!fill->damage.empty()) // its figures would count the damaged chunks as empty
-        return fill->damage.error(store.tableText());
+        return store.damageError(fill->damage);
     Snapshot s;
     s.table = store.tableText();
     s.geometry = store.geometry();

@@ -90,29 +90,45 @@ QString ChunkDamage::describe() const
     return parts.join(QStringLiteral("; "));
 }
 
-QString ChunkDamage::fix()
+QString ChunkDamage::fix(const Table &table, bool nulls, bool missing)
 {
-    return QStringLiteral("the names of a damaged chunk must be added again: rebuild the filter from the sources "
-                          "(bloomctl rebuild --into NEW --source CONNINFO...), then swap it in (bloomctl swap NEW); "
-                          "an empty row in its place would make every name of that chunk a silent false negative");
+    // All ones answers "maybe" for every name of the chunk: a false positive sends the sign-up to the
+    // shards, a false negative would let a taken name through. The application's own check reads NULL
+    // or no row for these names until then, which it may well take for "free".
+    QStringList now;
+    if (nulls)
+        now << QStringLiteral("update %1 set bits = ~0::bit(%2) where bits is null")
+                   .arg(table.quoted)
+                   .arg(table.geometry.chunkBits());
+    if (missing)
+        now << QStringLiteral("insert into %1 (chunk, bits) select c, ~0::bit(%2) from generate_series(0, %3) c "
+                              "where not exists (select from %1 f where f.chunk = c)")
+                   .arg(table.quoted)
+                   .arg(table.geometry.chunkBits())
+                   .arg(qint64(table.geometry.chunks()) - 1);
+    return QStringLiteral("at once, set every bit of the damaged rows, so that their names check maybe and never "
+                          "free (%1); then add their names again: rebuild the filter from the sources (bloomctl "
+                          "rebuild --into NEW --source CONNINFO...) and swap it in (bloomctl swap NEW). Never write "
+                          "an empty row there: every name of the chunk would check free, a silent false negative")
+        .arg(now.join(QStringLiteral("; ")));
 }
 
-Error ChunkDamage::error(const QString &table) const
+Error ChunkDamage::error(const Table &table) const
 {
     return makeError(ErrorKind::DamagedFilter,
                      QStringLiteral("%1 is damaged: %2; a name placed in such a chunk is neither free nor maybe")
-                         .arg(table, describe()),
-                     fix());
+                         .arg(table.text, describe()),
+                     fix(table, !nullChunks.empty(), !missingChunks.empty()));
 }
 
-Error ChunkDamage::chunkError(quint32 chunk, bool null, const QString &table)
+Error ChunkDamage::chunkError(quint32 chunk, bool null, const Table &table)
 {
     return makeError(ErrorKind::DamagedFilter,
                      (null ? QStringLiteral("chunk %1 of %2 is NULL") : QStringLiteral("chunk %1 has no row in %2"))
                              .arg(chunk)
-                             .arg(table) +
+                             .arg(table.text) +
                          QStringLiteral(": the names placed in it cannot be answered, neither free nor maybe"),
-                     fix());
+                     fix(table, null, !null));
 }
 
 } // namespace bloom

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "model/geometry.h"
 
 #include <QString>
 
@@ -33,13 +34,22 @@ struct ChunkDamage {
 
     /** "chunk 71962 is NULL; 21 chunks have no row (0, 1, 2, 3, 4 and 16 more)". */
     QString describe() const;
+    /** What a message about the damage names: the table as a DBA types it and as SQL quotes it, and
+     *  its geometry (the fix's statements use them). */
+    struct Table {
+        QString text;   ///< public.username_filter
+        QString quoted; ///< "public"."username_filter"
+        Geometry geometry;
+    };
     /** The whole filter's damage as an error (ErrorKind::DamagedFilter) for a command that reads
-     *  every chunk: `table` as a DBA types it. */
-    Error error(const QString &table) const;
+     *  every chunk. */
+    Error error(const Table &table) const;
     /** The error of a name or a read that needs `chunk`, whose row is NULL (`null`) or missing. */
-    static Error chunkError(quint32 chunk, bool null, const QString &table);
-    /** What restores correctness: the chunks' names added again by a rebuild from the sources. */
-    static QString fix();
+    static Error chunkError(quint32 chunk, bool null, const Table &table);
+    /** What restores correctness, in two steps: every damaged row set to all ones at once (its names
+     *  check maybe, never free: the statements for NULL rows and for missing ones), then the chunks'
+     *  names added again by a rebuild from the sources and a swap. Never an empty row. */
+    static QString fix(const Table &table, bool nulls, bool missing);
 
     bool operator==(const ChunkDamage &) const = default;
 };

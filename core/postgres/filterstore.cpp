@@ -182,7 +182,7 @@ Result<QList<bool>> FilterStore::answers(const QList<RowVerdict> &rows, const QL
         case RowVerdict::NullRow:
         case RowVerdict::NoRow: // neither is "free": every name of the chunk may have been added
             noteDamage(placements[i].chunk, rows[i]);
-            return ChunkDamage::chunkError(placements[i].chunk, rows[i] == RowVerdict::NullRow, tableText());
+            return ChunkDamage::chunkError(placements[i].chunk, rows[i] == RowVerdict::NullRow, damagedTable());
         }
     }
     return out;

@@ -157,6 +157,9 @@ public:
      *  looked for only when the bits column lacks NOT NULL), updated by each fill() and by checks and
      *  chunk reads that meet one. */
     const ChunkDamage &damage() const { return mDamage; }
+    /** `damage` (this filter's, or a fill's) as the error a command that reads every chunk gives,
+     *  naming the chunks, with the fix for this table. */
+    Error damageError(const ChunkDamage &damage) const { return damage.error(damagedTable()); }
     /** Whether the bits column is NOT NULL (pg_attribute.attnotnull), as attach() read it. */
     bool bitsNotNull() const { return mBitsNotNull; }
     const FilterRef &ref() const { return mRef; }
@@ -264,6 +267,7 @@ public:
 
 private:
     Status requireAttached() const;
+    ChunkDamage::Table damagedTable() const { return {tableText(), mTable, mGeometry}; }
     /** Whether this role may VACUUM the table. */
     Result<bool> mayVacuum();
     Result<std::pair<bool, bool>> tableAndFunctionExist();

@@ -272,7 +272,7 @@ Result<FprSample> FilterStore::sampleFpr(qint64 probes, const std::function<void
     if (!snap)
         return snap.error();
     if (!snap->damage.empty()) // the estimate and the model beside the measure would count them as empty
-        return snap->damage.error(tableText());
+        return damageError(snap->damage);
     out.estimated = snap->estimatedFpr();
     out.model = fpr::blocked(snap->estimatedNames(), mGeometry);
     return out;
@@ -296,7 +296,7 @@ Result<QByteArray> FilterStore::chunkBits(quint32 chunk)
             mDamage.rowRead(chunk, true);
         else
             mDamage.rowMissing(chunk);
-        return ChunkDamage::chunkError(chunk, null, tableText());
+        return ChunkDamage::chunkError(chunk, null, damagedTable());
     }
     return q.value(0).toString().toLatin1();
 }

@@ -297,6 +297,8 @@ void FilterWorker::refresh(int token, HeatScale scale)
         return;
     }
     r.fill = std::move(fill).value();
+    if (!r.fill.damage.empty())
+        r.damageError = mStore->damageError(r.fill.damage);
     if (!r.incremental) {
         mLastFullReadAt = r.fill.takenAt;
         if (same) // what changed since the last picture, for the highlight

@@ -60,6 +60,8 @@ struct FillResult {
     /** The chunks whose fill changed since the previous picture of this filter (an incremental read:
      *  the rows written since, a superset), in chunk order; empty after a swap or a reconnect. */
     std::vector<quint32> changedChunks;
+    /** While fill.damage is not empty: what it means and the fix, as bloomctl words them. */
+    Error damageError;
     QDateTime nextFullRead;
     QDateTime checkedAt;  ///< when this refresh ran (== fill.takenAt for a read)
     QDateTime fullReadAt; ///< the last read of every row
