@@ -114,6 +114,11 @@ private slots:
                  DamagedColour);
         QVERIFY2(w.heatmap()->describeChunk(71962).contains(QLatin1String("NULL")),
                  qPrintable(w.heatmap()->describeChunk(71962)));
+        // The Chunk tab says so in place of the bits (no box pops up over the window).
+        w.showChunk(71962);
+        auto *label = w.findChild<QLabel *>(QStringLiteral("chunkLabel"));
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().contains(QLatin1String("chunk 71962 of public.username_filter is NULL")),
+                                 10000);
         elsewhere(QStringLiteral("update username_filter u set bits = s.bits from saved s where u.chunk = s.chunk"));
     }
 

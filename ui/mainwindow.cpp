@@ -227,6 +227,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mSession, &FilterSession::openFailed, this, &MainWindow::onOpenFailed);
     connect(mSession, &FilterSession::chunkReady, this, [this](quint32 c, const QByteArray &bits) {
         mChunk->setChunk(c, bits);
+        mChunkLabel->setStyleSheet(QString());
         mChunkLabel->setText(tr("Chunk %1: %2 of %3 bits set").arg(c).arg(bits.count('1')).arg(bits.size()));
     });
     connect(mHeatmap, &HeatmapWidget::hovered, this, [this](qint64 c) {
@@ -719,7 +720,14 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
         return;
     }
     if (op == Operation::Step)
-        return;                     // shown in the step-through view
+        return; // shown in the step-through view
+    if (op == Operation::Chunk && e.kind == ErrorKind::DamagedFilter) {
+        // A NULL or missing row: the Chunk tab says so (the banner has the fix), no box pops up.
+        mChunk->clear();
+        mChunkLabel->setStyleSheet(theme::textStyle(theme::errorText(palette())));
+        mChunkLabel->setText(e.message);
+        return;
+    }
     if (op == Operation::History) { // the FPR tab says it; the window's own refreshes are plotted
         mFpr->setHistoryNote(tr("The history cannot be read (%1)").arg(e.message));
         return;

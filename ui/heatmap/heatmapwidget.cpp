@@ -241,12 +241,16 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
         p.setPen(QPen(Qt::white, 1));
         p.setBrush(QColor::fromRgb(DamagedColour));
         const ChunkDamage &damage = mResult.fill.damage;
+        const QRectF image = imageRect();
         size_t drawn = 0;
         for (const auto *chunks : {&damage.nullChunks, &damage.missingChunks})
             for (size_t i = 0; i < chunks->size() && drawn < MaxRings; ++i, ++drawn) {
                 QRectF cell = cellRect((*chunks)[i]);
-                if (cell.width() < 8)
+                if (cell.width() < 8) { // kept inside the picture: chunk 0's square is whole too
                     cell = QRectF(cell.center() - QPointF(4, 4), QSizeF(8, 8));
+                    cell.moveLeft(qBound(image.left(), cell.left(), image.right() - cell.width()));
+                    cell.moveTop(qBound(image.top(), cell.top(), image.bottom() - cell.height()));
+                }
                 p.drawRect(cell);
             }
     }

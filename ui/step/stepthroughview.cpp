@@ -294,7 +294,8 @@ void StepThroughView::render()
     mBack->setEnabled(mStep > 0);
     mNext->setEnabled(mStep < StepCount - 1);
     mTitle->setText(
-        tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep).section(QLatin1Char(' '), 1)));
+        tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep).section(QLatin1Char(' '), 1)) +
+        (!mRowError.isEmpty() && mStep > ChunkRow ? tr(" (no answer: the steps stop at the chunk's row)") : QString()));
     if (!mError.isEmpty()) {
         mText->setHtml(
             QStringLiteral("<p style='color:%1'>%2</p>").arg(theme::errorText(palette()).name(), esc(mError)));
