@@ -483,6 +483,10 @@ private slots:
             QCOMPARE(r.code, 0);
             QCOMPARE(r.out, QByteArray("grace\tmaybe\n"));
             QVERIFY2(r.err.contains("warning") && r.err.contains(chunk), r.err.constData());
+            // An add elsewhere works (the write path's business), and says the filter is damaged.
+            r = ctl({QStringLiteral("add"), QStringLiteral("added-while-damaged")});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.err.contains("warning") && r.err.contains(chunk), r.err.constData());
             // health: CRITICAL naming the chunk, on one line, with the damage as performance data.
             r = ctl({QStringLiteral("health")});
             QVERIFY2(r.code == 2, r.out.constData());

@@ -149,6 +149,7 @@ int cmdAdd(Context &c)
     auto store = c.store();
     if (auto s = (*store)->add(placed->placements); !s)
         return c.fail(s.error());
+    c.warnIfDamaged(); // an add into a NULL row changes nothing: the damage must be seen
     if (c.json())
         printJson(c, QJsonObject{{QStringLiteral("added"), qint64(names.size())}});
     else
@@ -215,6 +216,7 @@ int cmdLoad(Context &c)
     }
     for (const QString &note : report->notes((*store)->ref().table))
         c.err() << "note: " << note << "\n";
+    c.warnIfDamaged();
     return report->bad.isEmpty() ? ExitOk : ExitBadInput;
 }
 
