@@ -182,6 +182,33 @@ private slots:
         QVERIFY(step->rowError().isEmpty());
     }
 
+    /** With track_counts off there is no delete counter: every refresh reads the changes, and counts
+     *  the rows with them, so a deleted row still turns the window red at the next refresh. */
+    void aDeleteIsSeenWithoutTheStatistics()
+    {
+        QVERIFY(mRaw->exec(QStringLiteral("alter database app set track_counts = off")).ok());
+        MainWindow w;
+        w.setRefreshInterval(3600);
+        w.show();
+        w.connectTo(*ConnectionSpec::parse(conninfo()), FilterRef{});
+        QTRY_VERIFY_WITH_TIMEOUT(w.refreshCount() >= 1, 30000);
+        QVERIFY(w.damageText().isEmpty());
+        oneRefresh(w);
+        QVERIFY(w.heatmap()->result().incremental); // no counter: the changes are read, none found
+        QCOMPARE(w.heatmap()->result().fill.rowsRead, qint64(0));
+        QVERIFY(mRaw->exec(QStringLiteral("delete from username_filter where chunk = 5")).ok());
+        oneRefresh(w);
+        if (QTest::currentTestFailed())
+            return;
+        expectRed(w, QStringLiteral("chunk 5 has no row"));
+        QVERIFY(!w.heatmap()->result().incremental); // the count said so, and the fill was read whole
+        QVERIFY(mRaw->exec(QStringLiteral("insert into username_filter select * from saved where chunk = 5; alter "
+                                          "database app reset track_counts"))
+                    .ok());
+        oneRefresh(w);
+        QVERIFY2(w.damageText().isEmpty(), qPrintable(w.damageText()));
+    }
+
     void cleanupTestCase()
     {
         mRaw.reset();
