@@ -634,9 +634,6 @@ private slots:
             QVERIFY(!many.ok());
             QVERIFY2(isNullError(many.error()), qPrintable(many.error().toString()));
         }
-        auto each = store.checkEach(*placed);
-        QVERIFY(each.ok());
-        QCOMPARE(*each, (QList<std::optional<bool>>{std::nullopt, false, false, false}));
         auto bits = store.chunkBits(71962);
         QVERIFY2(!bits.ok(), "a NULL row read as bits");
         QVERIFY(isNullError(bits.error()));

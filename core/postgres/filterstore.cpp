@@ -221,23 +221,6 @@ Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
     return answers(*rows, placements);
 }
 
-Result<QList<std::optional<bool>>> FilterStore::checkEach(const QList<Placement> &placements)
-{
-    auto rows = rowVerdicts(placements);
-    if (!rows)
-        return rows.error();
-    QList<std::optional<bool>> out;
-    out.reserve(rows->size());
-    for (qsizetype i = 0; i < rows->size(); ++i) {
-        const RowVerdict v = rows->at(i);
-        noteDamage(placements[i].chunk, v);
-        out.append(v == RowVerdict::Maybe  ? std::optional<bool>(true)
-                   : v == RowVerdict::Free ? std::optional<bool>(false)
-                                           : std::nullopt);
-    }
-    return out;
-}
-
 Result<QList<bool>> FilterStore::checkArray(const QList<Placement> &placements)
 {
     auto rows = rowsArray(placements);

@@ -181,10 +181,6 @@ public:
     /** true = maybe (all k bits set), false = definitely free. One indexed read per chunk, batched.
      *  A name whose chunk row is NULL or missing is an ErrorKind::DamagedFilter error, never "free". */
     Result<QList<bool>> check(const QList<Placement> &placements);
-    /** check() for a caller to whom a name it cannot answer is not an error: true maybe, false
-     *  free, nullopt when the name's chunk row is NULL or missing (noted in damage()). A rebuild's
-     *  drain, which carries every name the live filter may hold, keeps those. */
-    Result<QList<std::optional<bool>>> checkEach(const QList<Placement> &placements);
     /** check()'s two ways for many names, public for bench_store: the prepared one-row check pipelined
      *  (libpq 14+; what check() uses), and one array query per 10,000 names. */
     Result<QList<bool>> checkPipelined(const QList<Placement> &placements);
@@ -288,6 +284,7 @@ private:
     /** Free/Maybe as false/true; the first name whose chunk row is NULL or missing is an error (and
      *  goes into damage()). */
     Result<QList<bool>> answers(const QList<RowVerdict> &rows, const QList<Placement> &placements);
+    /** A read met `chunk`'s row NULL or missing: damage() says so from now on. */
     void noteDamage(quint32 chunk, RowVerdict v);
     /** Runs a fill query (chunk -1 carries the snapshot position, -2 the row count) into `snap`;
      *  `seen` (when given) marks the chunks read. */

@@ -292,10 +292,7 @@ Result<QByteArray> FilterStore::chunkBits(quint32 chunk)
         return Database::queryError(q, QStringLiteral("reading chunk %1").arg(chunk));
     if (!q.next() || q.value(0).isNull()) {
         const bool null = q.isValid();
-        if (null)
-            mDamage.rowRead(chunk, true);
-        else
-            mDamage.rowMissing(chunk);
+        noteDamage(chunk, null ? RowVerdict::NullRow : RowVerdict::NoRow);
         return ChunkDamage::chunkError(chunk, null, damagedTable());
     }
     return q.value(0).toString().toLatin1();
