@@ -451,6 +451,8 @@ private slots:
         r = ctl({QStringLiteral("metrics")});
         QVERIFY2(r.out.contains("bloomscope_damaged_chunks{table=\"public.username_filter\",kind=\"null\"} 0"),
                  r.out.constData());
+        QVERIFY2(r.out.contains("bloomscope_filter_not_null_constraint{table=\"public.username_filter\"} 0"),
+                 r.out.constData());
 
         const auto expectDamaged = [&](const QByteArray &chunk, const QByteArray &kind, const QByteArray &said) {
             const auto context = [](const QStringList &args, const Run &run) {

@@ -179,6 +179,9 @@ int cmdMetrics(Context &c)
                .arg(labels)
                .arg(damage.nullChunks.size())
                .arg(damage.missingChunks.size());
+    metric("bloomscope_filter_not_null_constraint", "gauge",
+           "1 when the bits column is NOT NULL; without it a NULL row can appear (bloomscope_damaged_chunks).",
+           s->bitsNotNull() ? 1 : 0);
     if (damage.empty()) {
         metric("bloomscope_filter_positions_set", "gauge", "Bit positions set in the whole filter.",
                double(fill->totalSetBits()));

@@ -40,12 +40,6 @@ QString listed(const std::vector<quint32> &chunks, const QString &one, const QSt
 
 } // namespace
 
-bool ChunkDamage::contains(quint32 chunk) const
-{
-    return std::binary_search(nullChunks.begin(), nullChunks.end(), chunk) ||
-           std::binary_search(missingChunks.begin(), missingChunks.end(), chunk);
-}
-
 void ChunkDamage::rowRead(quint32 chunk, bool null)
 {
     eraseSorted(missingChunks, chunk);

@@ -24,7 +24,6 @@ struct ChunkDamage {
 
     bool empty() const { return nullChunks.empty() && missingChunks.empty(); }
     qsizetype count() const { return qsizetype(nullChunks.size() + missingChunks.size()); }
-    bool contains(quint32 chunk) const;
     /** A row of `chunk` was read with these bits: NULL (`null`) or a value (the chunk is whole). */
     void rowRead(quint32 chunk, bool null);
     /** Rows were read again: `nulls` with NULL bits, `whole` with a value (any order). */
