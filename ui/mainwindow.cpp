@@ -61,6 +61,14 @@ MainWindow::MainWindow(QWidget *parent)
     mRebuildBanner->setWordWrap(true);
     mRebuildBanner->setAlignment(Qt::AlignCenter);
     mRebuildBanner->hide();
+    mDamageBanner = new QLabel(this);
+    mDamageBanner->setObjectName(QStringLiteral("damageBanner"));
+    mDamageBanner->setAccessibleName(tr("Damaged filter"));
+    mDamageBanner->setWordWrap(true);
+    mDamageBanner->setTextFormat(Qt::PlainText);
+    mDamageBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    mDamageBanner->setStyleSheet(theme::bannerStyle(theme::productionBanner()));
+    mDamageBanner->hide();
 
     // Heatmap tab: the picture, its legend, a summary line, and the fill histogram beside the model.
     auto *heatTab = new QWidget(this);
@@ -171,6 +179,7 @@ MainWindow::MainWindow(QWidget *parent)
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(mBanner);
+    layout->addWidget(mDamageBanner);
     layout->addWidget(mRebuildBanner);
     layout->addWidget(mTabs, 1);
     setCentralWidget(central);
@@ -218,6 +227,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mSession, &FilterSession::openFailed, this, &MainWindow::onOpenFailed);
     connect(mSession, &FilterSession::chunkReady, this, [this](quint32 c, const QByteArray &bits) {
         mChunk->setChunk(c, bits);
+        mChunkLabel->setStyleSheet(QString());
         mChunkLabel->setText(tr("Chunk %1: %2 of %3 bits set").arg(c).arg(bits.count('1')).arg(bits.size()));
     });
     connect(mHeatmap, &HeatmapWidget::hovered, this, [this](qint64 c) {
@@ -513,6 +523,11 @@ QString MainWindow::bannerText() const
     return mBanner->isVisibleTo(this) ? mBanner->text() : QString();
 }
 
+QString MainWindow::damageText() const
+{
+    return mDamageBanner->isVisibleTo(this) ? mDamageBanner->text() : QString();
+}
+
 void MainWindow::opened(const FilterSummary &s)
 {
     if (!s.followed) {
@@ -527,6 +542,7 @@ void MainWindow::opened(const FilterSummary &s)
     mSummary->setText(tr("Loading the fill of %1 (%L2 chunks)...").arg(s.ref.table).arg(s.geometry.chunks()));
     mChunk->clear();
     mChunkLabel->setText(tr("Click a chunk in the heatmap, or type its number."));
+    mDamageBanner->hide(); // another filter, or the same after a swap: its first read says
     mStatus->setStyleSheet(QString());
     mStatus->setText(s.followed ? tr("%1 was swapped by another session: now attached to the new %1 (%2)")
                                       .arg(s.ref.table, s.geometry.describe())
@@ -592,7 +608,9 @@ void MainWindow::onRefreshed(const FillResult &r)
     mSkew->setReport(r.skew);
     const double names = r.fill.estimatedNames();
     mLastNames = names;
-    mFpr->addMeasurement(r.checkedAt.isValid() ? r.checkedAt : r.fill.takenAt, r.fill.estimatedFpr(), names);
+    const ChunkDamage &damage = r.fill.damage;
+    if (damage.empty()) // a damaged chunk counts as empty: the figures would dip, not the filter
+        mFpr->addMeasurement(r.checkedAt.isValid() ? r.checkedAt : r.fill.takenAt, r.fill.estimatedFpr(), names);
 
     std::vector<quint32> order(r.fill.setBits.size());
     for (size_t i = 0; i < order.size(); ++i)
@@ -605,6 +623,10 @@ void MainWindow::onRefreshed(const FillResult &r)
         fullest << tr("%1 (%2)").arg(order[i]).arg(r.fill.setBits[order[i]]);
     const double fpr = r.fill.estimatedFpr();
     mSummary->setText(
+        (damage.empty() ? QString()
+                        : tr("<b style='color:%1'>%L2 damaged chunk(s), counted below as empty</b> &middot; ")
+                              .arg(theme::textOn(theme::errorText(palette()), palette()))
+                              .arg(damage.count())) +
         tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
            "FPR <b>%6</b> (%7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
            "%10 outlier(s)")
@@ -644,7 +666,15 @@ void MainWindow::onRefreshed(const FillResult &r)
                                     .arg(r.rebuild.newTable, r.rebuild.stage));
         mRebuildBanner->show();
     }
-    mStatus->setStyleSheet(QString());
+    // A NULL or missing chunk row: red, with what it means and what restores it, on every refresh
+    // that still finds it (the same words as bloomctl's).
+    if (damage.empty()) {
+        mDamageBanner->hide();
+    } else {
+        mDamageBanner->setText(tr("DAMAGED FILTER \u2014 %1.\nFix: %2.").arg(r.damageError.message, r.damageError.fix));
+        mDamageBanner->show();
+    }
+    mStatus->setStyleSheet(damage.empty() ? QString() : theme::textStyle(theme::errorText(palette())));
     const QString when = QLocale().toString(r.checkedAt.toLocalTime().time(), QLocale::LongFormat);
     const QString taken = QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat);
     const QString cost =
@@ -671,7 +701,10 @@ void MainWindow::onRefreshed(const FillResult &r)
                                 ? tr("idle: next in %1 s, every %2 s once it changes").arg(next).arg(mInterval->value())
                                 : tr("every %1 s").arg(next);
     mStatus->setText(
-        tr("%1 on %2 \u2014 %3 (%4)").arg(mSession->summary().ref.table, mSession->summary().where, cost, cadence));
+        damage.empty()
+            ? tr("%1 on %2 \u2014 %3 (%4)").arg(mSession->summary().ref.table, mSession->summary().where, cost, cadence)
+            : tr("%1 on %2 is DAMAGED (%3) \u2014 %4 (%5)")
+                  .arg(mSession->summary().ref.table, mSession->summary().where, damage.describe(), cost, cadence));
     historyRefreshed(r);
     emit refreshed();
 }
@@ -687,7 +720,14 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
         return;
     }
     if (op == Operation::Step)
-        return;                     // shown in the step-through view
+        return; // shown in the step-through view
+    if (op == Operation::Chunk && e.kind == ErrorKind::DamagedFilter) {
+        // A NULL or missing row: the Chunk tab says so (the banner has the fix), no box pops up.
+        mChunk->clear();
+        mChunkLabel->setStyleSheet(theme::textStyle(theme::errorText(palette())));
+        mChunkLabel->setText(e.message);
+        return;
+    }
     if (op == Operation::History) { // the FPR tab says it; the window's own refreshes are plotted
         mFpr->setHistoryNote(tr("The history cannot be read (%1)").arg(e.message));
         return;

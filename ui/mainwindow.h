@@ -70,6 +70,8 @@ public:
     void reloadHistory();
     /** The environment banner's text ("PRODUCTION \u2014 name \u2014 table on where \u2014 read-only"). */
     QString bannerText() const;
+    /** The damaged-filter banner's text while a chunk row is NULL or missing; empty otherwise. */
+    QString damageText() const;
     /** Help > About's text: the version, Qt, libpq and the server. */
     QString aboutText() const;
     /** File > Export: the heatmap (one cell a chunk, scaled up), the fill of every chunk, the FPR chart
@@ -122,6 +124,7 @@ private:
     bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
     QLabel *mRebuildBanner = nullptr;
+    QLabel *mDamageBanner = nullptr; ///< red while a chunk row is NULL or missing, with the fix
     Profile mProfile;                ///< of the open session
     QList<Profile> mPendingProfiles; ///< of the connects not answered yet, oldest first
     bool mAdmin = false;

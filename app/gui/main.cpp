@@ -255,10 +255,12 @@ int main(int argc, char **argv)
         QObject::connect(
             &window, &bloom::MainWindow::refreshed, &window,
             [&, grab] {
-                if (v == QLatin1String("step") && !window.stepView()->hasResult())
+                if (v == QLatin1String("step") && !window.stepView()->answered()) {
                     QObject::connect(window.stepView(), &bloom::StepThroughView::resultReady, &window, grab,
                                      Qt::SingleShotConnection);
-                else if (v == QLatin1String("shards") && window.shardSession()) {
+                    QObject::connect(window.stepView(), &bloom::StepThroughView::failedToAnswer, &window, grab,
+                                     Qt::SingleShotConnection);
+                } else if (v == QLatin1String("shards") && window.shardSession()) {
                     // The shards view's picture: --name typed key by key, a replay of 300 names, an audit.
                     const QString typed = parser.value(name);
                     const auto replay = [&window, grab, typed] {
