@@ -67,10 +67,7 @@ private:
     }
 
     /** How many of `names` the application's own reference check calls free (must be 0). */
-    qint64 appFree(const QList<QByteArray> &names)
-    {
-        return test::referenceFree(as(QStringLiteral("app")), names);
-    }
+    qint64 appFree(const QList<QByteArray> &names) { return test::referenceFree(as(QStringLiteral("app")), names); }
 
     /** Names no test used yet, a share of them not ASCII and in mixed case. */
     QList<QByteArray> fresh(const char *prefix, int n)

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "common/result.h"
-#include "model/placement.h"
 #include "model/chunkdamage.h"
+#include "model/placement.h"
 
 #include <QByteArray>
 #include <QList>
