@@ -25,7 +25,6 @@ namespace {
 using maintenance::Helpers;
 using maintenance::helpers;
 using maintenance::planCarryOver;
-using maintenance::suffixed;
 
 FilterRef refIn(const QString &schema, const QString &table, const QString &function)
 {
@@ -227,8 +226,7 @@ Result<SwapCheck> Rebuilder::checkSwap(Database &db, const QString &newTable, co
     c.liveNames = liveFill->estimatedNames();
     c.newNames = newFill->estimatedNames();
     const QString stamp = QStringLiteral("00000000_000000");
-    auto plan = planCarryOver(db, *h, live, next, suffixed(st->liveTable, QStringLiteral("_old_") + stamp),
-                              suffixed(st->liveFunction, QStringLiteral("_old_") + stamp), stamp);
+    auto plan = planCarryOver(db, *h, live, next, stamp);
     if (!plan)
         return plan.error();
     c.carried = plan->carried;
