@@ -377,17 +377,17 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
         auto old = names.pick(ix.name, suffix);
         if (!old)
             return old.error();
-        plan.onNew += QStringLiteral("alter index %1 rename to %2;\n").arg(h.quoted(ix.name), quoteIdent(*old));
+        const QString index = h.liveTable.withName(ix.name).quoted(); // in the pair's schema
+        plan.onNew += QStringLiteral("alter index %1 rename to %2;\n").arg(index, quoteIdent(*old));
         plan.onNew += ix.createSql(db, N);
         for (qsizetype c = 0; c < ix.columns.size(); ++c)
             if (ix.columns[c].column.isEmpty() && ix.columns[c].statistics >= 0)
                 plan.onNew += QStringLiteral("alter index %1 alter column %2 set statistics %3;\n")
-                                  .arg(h.quoted(ix.name))
+                                  .arg(index)
                                   .arg(c + 1)
                                   .arg(ix.columns[c].statistics);
         if (!ix.comment.isEmpty())
-            plan.onNew +=
-                QStringLiteral("comment on index %1 is %2;\n").arg(h.quoted(ix.name), db.quoteLiteral(ix.comment));
+            plan.onNew += QStringLiteral("comment on index %1 is %2;\n").arg(index, db.quoteLiteral(ix.comment));
         if (ix.clustered)
             plan.onNew += QStringLiteral("alter table %1 cluster on %2;\n").arg(N, quoteIdent(ix.name));
         if (ix.replicaIdentity)
