@@ -89,6 +89,40 @@ private:
         return Rebuilder(db, o).run();
     }
 
+    /** A filter of 2^10 chunks, `table` and `function` (schema-qualified), made and loaded on
+     *  `conninfo` (whose role owns it), holding mAdded. */
+    void smallFilter(const QString &conninfo, const QString &table, const QString &function)
+    {
+        const QStringList pair{QStringLiteral("--table"), table, QStringLiteral("--function"), function};
+        Run r = bloomctl(
+            conninfo, pair + QStringList{QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = bloomctl(conninfo, pair + QStringList{QStringLiteral("load"), mNames.fileName()});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+
+    /** The superuser DBA rebuilds `table` into `into` (2^11 chunks, from the names file) and swaps
+     *  it in with --yes, as a runbook would. */
+    Run rebuildAndSwap(const QString &table, const QString &function, const QString &into)
+    {
+        const QStringList pair{QStringLiteral("--table"), table, QStringLiteral("--function"), function};
+        Run r = bloomctl(superDb(), pair + QStringList{QStringLiteral("rebuild"), QStringLiteral("--into"), into,
+                                                       QStringLiteral("--chunks"), QStringLiteral("2048"),
+                                                       QStringLiteral("--file"), mNames.fileName(),
+                                                       QStringLiteral("--grace"), QStringLiteral("0")});
+        if (r.code != 0)
+            return r;
+        return bloomctl(superDb(), pair + QStringList{QStringLiteral("swap"), into, QStringLiteral("--yes"),
+                                                      QStringLiteral("--audit-sample"), QStringLiteral("0")});
+    }
+
+    bool isSuperuser(const QString &role)
+    {
+        PgConn c(superDb());
+        return c.column(QStringLiteral("select rolsuper from pg_roles where rolname = $1"), {role.toUtf8()})
+                   ->value(0) == "t";
+    }
+
 private slots:
     void initTestCase()
     {
@@ -367,6 +401,202 @@ private slots:
         QVERIFY(c.exec(QStringLiteral("drop table public.bloomscope_rebuild")).ok());
         for (const QString &t : planted)
             QVERIFY(c.exec(QStringLiteral("drop table public.%1").arg(quoteIdent(t))).ok());
+    }
+
+    void siteIndexNamesAreNotSqlInTheSwap()
+    {
+        // Issue 33, finding 3: the filter's owner (no superuser) names an index so that a carry-over
+        // that cuts pg_get_indexdef() at " USING " runs the rest as the superuser DBA's swap; and an
+        // expression index of its own function, built on the new table while the DBA owns it, would
+        // run that function as the DBA.
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("create role fo login")).ok());
+        QVERIFY(
+            mCluster.exec(QStringLiteral("filter"), QStringLiteral("create schema fo_filters authorization fo")).ok());
+        smallFilter(as(QStringLiteral("fo")), QStringLiteral("fo_filters.username_filter"),
+                    QStringLiteral("fo_filters.username_bits"));
+        const QString injecting = QStringLiteral("i USING btree (chunk);alter role fo superuser;--");
+        const QString trigger = QStringLiteral("t;alter role fo superuser;--\"");
+        PgConn fo(as(QStringLiteral("fo")));
+        const Status planted = fo.exec(
+            QStringLiteral("create index %1 on fo_filters.username_filter using btree (chunk);\n"
+                           "create function fo_filters.g() returns void language plpgsql as $$ begin "
+                           "if (select rolsuper from pg_catalog.pg_roles where rolname = current_user) then "
+                           "execute 'alter role fo superuser'; end if; end $$;\n"
+                           "create function fo_filters.f(c int) returns int language plpgsql immutable as $$ begin "
+                           "perform fo_filters.g(); return c; end $$;\n"
+                           "create index fo_expr on fo_filters.username_filter (fo_filters.f(chunk) desc nulls last, "
+                           "(chunk + 1)) include (bits) with (fillfactor = 70) where (chunk > 3);\n"
+                           "create function fo_filters.tf() returns trigger language plpgsql as $$ begin "
+                           "return null; end $$;\n"
+                           "create trigger %2 after update on fo_filters.username_filter for each statement "
+                           "execute function fo_filters.tf('a''b', 'c\\\\d');\n"
+                           "comment on index fo_filters.%1 is 'the site''s';")
+                .arg(quoteIdent(injecting), quoteIdent(trigger)));
+        QVERIFY2(planted.ok(), qPrintable(planted.ok() ? QString() : planted.error().message));
+        QVERIFY(!isSuperuser(QStringLiteral("fo")));
+        PgConn c(superDb());
+        const auto defs = [&](const QString &table) {
+            return c
+                .column(QStringLiteral("select string_agg(regexp_replace(pg_get_indexdef(indexrelid), ' ON [^ ]+ ', "
+                                       "' ON t '), E'\\n' order by indexrelid::regclass::text) from pg_index where "
+                                       "indrelid = to_regclass($1) and not indisprimary"),
+                        {table.toUtf8()})
+                ->value(0);
+        };
+        const QByteArray before = defs(QStringLiteral("fo_filters.username_filter"));
+        const Run r =
+            rebuildAndSwap(QStringLiteral("fo_filters.username_filter"), QStringLiteral("fo_filters.username_bits"),
+                           QStringLiteral("username_filter_next"));
+        QVERIFY2(!isSuperuser(QStringLiteral("fo")), r.err.constData());
+        QVERIFY2(r.code == 0, r.err.mid(r.err.lastIndexOf("bloomctl:")).constData());
+        // The new live table has the same indexes (names, columns, order, options, predicate), the
+        // trigger under its own name and its arguments, and the index's comment.
+        QCOMPARE(defs(QStringLiteral("fo_filters.username_filter")), before);
+        QCOMPARE(c.column(QStringLiteral("select pg_get_triggerdef(oid) from pg_trigger where tgrelid = "
+                                         "'fo_filters.username_filter'::regclass and tgname = $1"),
+                          {trigger.toUtf8()})
+                     ->value(0),
+                 QByteArray("CREATE TRIGGER ") + quoteIdent(trigger).toUtf8() +
+                     " AFTER UPDATE ON fo_filters.username_filter FOR EACH STATEMENT EXECUTE FUNCTION "
+                     "fo_filters.tf('a''b', 'c\\\\d')");
+        QCOMPARE(c.column(QStringLiteral("select obj_description(to_regclass($1), 'pg_class')"),
+                          {(QStringLiteral("fo_filters.") + quoteIdent(injecting)).toUtf8()})
+                     ->value(0),
+                 QByteArray("the site's"));
+        QVERIFY(!isSuperuser(QStringLiteral("fo")));
+    }
+
+    void shardLookupsRunNoPlantedLower()
+    {
+        // Issue 33, finding 4: on a shard whose database evil owns (so evil owns public, as in PG 15),
+        // users.username is varchar and evil plants public.lower(varchar): an exact match that beats
+        // pg_catalog.lower(text) even with pg_catalog first on the path. check --exact, signup and
+        // delete-user (and the Shards view, the same core) run as the superuser DBA.
+        QVERIFY(
+            mCluster.exec(QStringLiteral("postgres"), QStringLiteral("create database shard_evil owner evil")).ok());
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("shard_evil"),
+                          QStringLiteral("create table public.users (id bigint primary key, username varchar(64) "
+                                         "not null); insert into public.users values (1, 'Ada'), (2, 'grace')"))
+                    .ok());
+        const QString shard = QStringLiteral("host=%1 port=%2 user=evil dbname=shard_evil")
+                                  .arg(quoteConninfoValue(mCluster.socketDir()))
+                                  .arg(mCluster.port());
+        PgConn evil(shard);
+        QVERIFY(evil.exec(QStringLiteral(
+                              "create function public.lower(v varchar) returns text language plpgsql as "
+                              "$$ begin if (select rolsuper from pg_catalog.pg_roles where rolname = current_user) "
+                              "then execute 'alter role evil superuser'; end if; return pg_catalog.lower(v::text); "
+                              "end $$;\n"
+                              // ...and a tombstone table where the DBA's search_path finds it first ("$user")
+                              "create function public.escalate() returns boolean language plpgsql as $$ begin if "
+                              "(select rolsuper from pg_catalog.pg_roles where rolname = current_user) then execute "
+                              "'alter role evil superuser'; end if; return false; end $$;\n"
+                              "create schema %1; create view %1.bloomscope_deleted_users as select 'x'::text as "
+                              "lower_name where public.escalate()")
+                              .arg(quoteIdent(QString::fromUtf8(
+                                  PgConn(superDb()).column(QStringLiteral("select current_user::text"))->value(0)))))
+                    .ok());
+        QTemporaryFile map;
+        QVERIFY(map.open());
+        map.write(QStringLiteral("shard = %1\n").arg(mCluster.connectionString(QStringLiteral("shard_evil"))).toUtf8());
+        map.flush();
+        const QStringList shards{QStringLiteral("--shards"), map.fileName()};
+        const Run added = bloomctl(superDb(), {QStringLiteral("add"), QStringLiteral("ada"), QStringLiteral("grace")});
+        QVERIFY2(added.code == 0, added.err.constData());
+        for (const QStringList &cmd :
+             {QStringList{QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("ADA"),
+                          QStringLiteral("nobody-here")},
+              QStringList{QStringLiteral("signup"), QStringLiteral("Linus")},
+              QStringList{QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("linus")},
+              QStringList{QStringLiteral("delete-user"), QStringLiteral("GRACE")},
+              QStringList{QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("grace")},
+              QStringList{QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("10"),
+                          QStringLiteral("--no-record")},
+              QStringList{QStringLiteral("simulate"), QStringLiteral("--generate"), QStringLiteral("2"),
+                          QStringLiteral("--taken-share"), QStringLiteral("0.5")}}) {
+            const Run r = bloomctl(superDb(), shards + cmd);
+            QVERIFY2(!isSuperuser(QStringLiteral("evil")), qPrintable(cmd.join(QLatin1Char(' '))));
+            QVERIFY2(r.code == 0, qPrintable(cmd.join(QLatin1Char(' ')) + QLatin1Char(' ') + QString::fromUtf8(r.err)));
+            if (cmd.first() == QLatin1String("check") && cmd.contains(QStringLiteral("ADA")))
+                QVERIFY2(r.out.contains("taken"), r.out.constData());
+        }
+        PgConn c(mCluster.connectionString(QStringLiteral("shard_evil")));
+        QCOMPARE(
+            c.column(QStringLiteral("select string_agg(username, ',' order by id) from public.users where id <= 2"))
+                ->value(0),
+            QByteArray("Ada"));
+        QCOMPARE(c.column(QStringLiteral("select count(*) from public.users where username = 'Linus'"))->value(0),
+                 QByteArray("1"));
+        // A tombstone table evil planted beside the users is refused, never read or written.
+        QVERIFY(c.exec(QStringLiteral("drop table public.bloomscope_deleted_users")).ok());
+        QVERIFY(evil.exec(QStringLiteral("create view public.bloomscope_deleted_users as select 'x'::text as "
+                                         "lower_name where public.escalate()"))
+                    .ok());
+        for (const QStringList &cmd :
+             {QStringList{QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("ada")},
+              QStringList{QStringLiteral("delete-user"), QStringLiteral("ada")}}) {
+            const Run r = bloomctl(superDb(), shards + cmd);
+            QVERIFY2(!isSuperuser(QStringLiteral("evil")), qPrintable(cmd.join(QLatin1Char(' '))));
+            QCOMPARE(r.code, 8);
+            QVERIFY2(r.err.contains("owned by role evil"), r.err.constData());
+        }
+        QCOMPARE(c.column(QStringLiteral("select count(*) from public.users where username = 'Ada'"))->value(0),
+                 QByteArray("1"));
+    }
+
+    void longTableNamesSwap()
+    {
+        // Issue 33, finding 10: a table name of 43-63 bytes. "<table>_old_<stamp>" and its primary
+        // key's old name were cut to the same 63 bytes, so no swap could ever succeed (and the error
+        // was hidden); the cut also split a 4-byte character. And evil plants tables under the names
+        // a careless swap would choose for the next 90 seconds: none may be taken or touched.
+        const QString prefix = QStringLiteral("long_filter_name_") + QString(23, QLatin1Char('x')); // 40 bytes
+        const QString table = prefix + QStringLiteral("\U0001D518\U0001D518");                      // 48 bytes
+        QCOMPARE(table.toUtf8().size(), 48);
+        const QString qualified = QStringLiteral("public.") + table;
+        smallFilter(superDb(), qualified, QStringLiteral("public.long_bits"));
+        PgConn evil(as(QStringLiteral("evil")));
+        QVERIFY(
+            evil.exec(QStringLiteral("do $$ declare s timestamptz := now() at time zone 'utc'; begin for i in 0..90 "
+                                     "loop execute format('create table public.%I (x int)', %1 || '_old_' || "
+                                     "to_char(s + i * interval '1 second', 'YYYYMMDD_HH24MISS')); end loop; end $$")
+                          .arg(evil.quoteLiteral(prefix)))
+                .ok());
+        const Run r = rebuildAndSwap(qualified, QStringLiteral("public.long_bits"), QStringLiteral("long_next"));
+        QVERIFY2(r.code == 0, r.err.mid(r.err.lastIndexOf("bloomctl:")).constData());
+        PgConn c(superDb());
+        // The old table and its primary key: distinct names within 63 bytes, cut at a character
+        // boundary, neither one of evil's.
+        auto old = c.rows(QStringLiteral("select s.old_table, (select relname from pg_class where oid = "
+                                         "(select conindid from pg_constraint where conrelid = s.old_table_oid and "
+                                         "contype = 'p')), (select relowner::regrole::text from pg_class where oid = "
+                                         "s.old_table_oid) from public.bloomscope_swapped s where s.live_table = $1"),
+                          {table.toUtf8()});
+        QVERIFY(old.ok());
+        QCOMPARE(old->size(), 1);
+        const QString oldTable = QString::fromUtf8(old->at(0).at(0)), oldPk = QString::fromUtf8(old->at(0).at(1));
+        QVERIFY2(oldTable != oldPk, qPrintable(oldTable));
+        for (const QString &n : {oldTable, oldPk}) {
+            QVERIFY2(n.toUtf8().size() <= 63, qPrintable(n));
+            QVERIFY2(n.startsWith(prefix + QStringLiteral("_old_")), qPrintable(n));
+            QVERIFY2(!n.contains(QChar(0xFFFD)), qPrintable(n));
+        }
+        QCOMPARE(old->at(0).at(2), c.column(QStringLiteral("select current_user::text"))->value(0));
+        QCOMPARE(c.column(QStringLiteral("select count(*) from pg_class where relowner = 'evil'::regrole and relname "
+                                         "like $1"),
+                          {(prefix + QStringLiteral("\\_old\\_%")).toUtf8()})
+                     ->value(0),
+                 QByteArray("91"));
+        const Run check = bloomctl(superDb(), {QStringLiteral("--table"), qualified, QStringLiteral("--function"),
+                                               QStringLiteral("public.long_bits"), QStringLiteral("check"),
+                                               QString::fromUtf8(mAdded.first()), QString::fromUtf8(mAdded.last())});
+        QVERIFY2(check.code == 0 && check.out.count("maybe") == 2, check.out.constData());
+        QVERIFY(evil.exec(QStringLiteral("do $$ declare t text; begin for t in select relname from pg_class where "
+                                         "relowner = 'evil'::regrole and relname like %1 loop execute format('drop "
+                                         "table public.%I', t); end loop; end $$")
+                              .arg(evil.quoteLiteral(prefix + QStringLiteral("\\_old\\_%"))))
+                    .ok());
     }
 
     // ---- correctness ---------------------------------------------------------------------------
