@@ -189,8 +189,13 @@ static_assert(exitCodeFor(ErrorKind::Usage) == ExitUsage && exitCodeFor(ErrorKin
               exitCodeFor(ErrorKind::Refused) == ExitRefused && exitCodeFor(ErrorKind::Cancelled) == ExitCancelled &&
               exitCodeFor(ErrorKind::Server) == ExitFailure && exitCodeFor(ErrorKind::DamagedFilter) == ExitDamaged);
 
-Args parseArgs(const QStringList &argv)
+Args parseArgs(const QList<QByteArray> &raw)
 {
+    // Decoded as QCoreApplication::arguments() decodes them; the positional words keep their bytes too.
+    QStringList argv;
+    argv.reserve(raw.size());
+    for (const QByteArray &w : raw)
+        argv << QString::fromLocal8Bit(w);
     static const QSet<QString> valued{QStringLiteral("db"),
                                       QStringLiteral("table"),
                                       QStringLiteral("function"),
@@ -222,7 +227,8 @@ Args parseArgs(const QStringList &argv)
                                       QStringLiteral("warn-chunk-fill"),
                                       QStringLiteral("max-snapshot-age"),
                                       QStringLiteral("since"),
-                                      QStringLiteral("jobs")};
+                                      QStringLiteral("jobs"),
+                                      QStringLiteral("statement-timeout")};
     static const QSet<QString> flags{QStringLiteral("json"),
                                      QStringLiteral("help"),
                                      QStringLiteral("csv"),
@@ -245,6 +251,7 @@ Args parseArgs(const QStringList &argv)
         const QString &w = argv[i];
         if (w == QLatin1String("--")) {
             a.positional += argv.mid(i + 1);
+            a.positionalBytes += raw.mid(i + 1);
             break;
         }
         if (w == QLatin1String("-h")) {
@@ -253,6 +260,7 @@ Args parseArgs(const QStringList &argv)
         }
         if (!w.startsWith(QLatin1String("--"))) {
             a.positional << w;
+            a.positionalBytes << raw[i];
             continue;
         }
         QString name = w.mid(2);
@@ -284,9 +292,19 @@ Args parseArgs(const QStringList &argv)
 
 Context::Context(Args args)
     : mArgs(std::move(args))
-    , mOut(stdout)
-    , mErr(stderr)
+    , mOutDevice(STDOUT_FILENO, mArgs.flag("json") ? SafeOutput::Mode::Json : SafeOutput::Mode::Text)
+    , mErrDevice(STDERR_FILENO, mArgs.flag("json") ? SafeOutput::Mode::Json : SafeOutput::Mode::Text)
+    , mOut(&mOutDevice)
+    , mErr(&mErrDevice)
 {
+}
+
+void Context::progress(const QString &line)
+{
+    mErr.flush();
+    mErrDevice.writeRaw("\r");
+    mErr << line;
+    mErr.flush();
 }
 
 int Context::fail(const Error &e)
@@ -430,13 +448,14 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
         NameReader reader(&in);
         while (reader.next(1 << 20, out)) {
         }
-        for (const BadLine &b : reader.badLines())
-            mErr << "bloomctl: stdin line " << b.line << ": " << b.reason << " (skipped)\n";
-        *hadBad = !reader.badLines().isEmpty();
+        reportBadLines(QStringLiteral("stdin"), reader.badLines(), reader.badLineCount());
+        *hadBad = reader.badLineCount() > 0;
         return out;
     }
     for (int i = 0; i < words.size(); ++i) {
-        const QByteArray utf8 = words[i].toUtf8();
+        // The bytes the command line gave, checked as stdin's are (QCoreApplication's decoding would have
+        // turned invalid UTF-8 into U+FFFD).
+        const QByteArray utf8 = mArgs.positionalBytes.value(firstIndex + i, words[i].toUtf8());
         if (auto s = validateName(utf8); !s) {
             mErr << "bloomctl: argument " << (i + 1) << ": " << s.error().message << " (skipped)\n";
             *hadBad = true;
@@ -445,6 +464,23 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
         out.append(utf8);
     }
     return out;
+}
+
+Result<QByteArray> Context::nameArgument(int index) const
+{
+    const QByteArray utf8 = mArgs.positionalBytes.value(index);
+    if (auto s = validateName(utf8); !s)
+        return s.error();
+    return utf8;
+}
+
+void Context::reportBadLines(const QString &where, const QList<BadLine> &kept, qint64 count)
+{
+    for (const BadLine &b : kept)
+        mErr << "bloomctl: " << where << " line " << b.line << ": " << b.reason << " (skipped)\n";
+    if (count > kept.size())
+        mErr << "bloomctl: " << where << ": " << count - kept.size() << " more bad line(s) after line "
+             << (kept.isEmpty() ? 0 : kept.last().line) << ", not listed (" << count << " in all)\n";
 }
 
 Result<Context::CheckedNames> Context::checkedNames()
@@ -475,7 +511,7 @@ Result<Context::PlacedNames> Context::placedNames()
     return out;
 }
 
-int run(const QStringList &argv)
+int run(const QList<QByteArray> &argv)
 {
     Args a = parseArgs(argv);
     Context c(a);

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
 #include "model/geometry.h"
@@ -98,9 +99,11 @@ int cmdRebuild(Context &c)
         if (p.stage != lastStage && !tty)
             c.err() << "bloomctl: rebuild stage " << p.stage << "\n";
         if (tty)
-            c.err() << "\r" << p.stage << ": " << p.done
-                    << (p.total ? QStringLiteral(" of %1").arg(p.total) : QString()) << "  ("
-                    << QString::number(p.seconds, 'f', 1) << " s)        ";
+            c.progress(QStringLiteral("%1: %2%3  (%4 s)        ")
+                           .arg(p.stage)
+                           .arg(p.done)
+                           .arg(p.total ? QStringLiteral(" of %1").arg(p.total) : QString())
+                           .arg(p.seconds, 0, 'f', 1));
         c.err().flush();
         lastStage = p.stage;
     });
@@ -291,7 +294,11 @@ int cmdDropOld(Context &c)
     auto r = Rebuilder::dropOld(**db, live);
     if (!r)
         return c.fail(r.error());
-    c.out() << "dropped " << (r->isEmpty() ? QStringLiteral("no old pair") : r->join(QStringLiteral(", "))) << "\n";
+    QStringList dropped;
+    for (const QString &t : *r) // catalog names: a newline in one must not forge a line
+        dropped << escapeField(t);
+    c.out() << "dropped " << (dropped.isEmpty() ? QStringLiteral("no old pair") : dropped.join(QStringLiteral(", ")))
+            << "\n";
     return ExitOk;
 }
 

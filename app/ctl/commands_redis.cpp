@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "local/demo.h"
 #include "local/localredis.h"
 #include "redis/redisstore.h"
@@ -78,7 +79,7 @@ int redisExplain(Context &c, RedisFilter *filter, quint64 bits)
             json.append(o);
             continue;
         }
-        c.out() << "name        " << QString::fromUtf8(n) << "\n"
+        c.out() << "name        " << escapeField(n) << "\n"
                 << "sha256      " << p.sha256Hex << "\n"
                 << "  parseInt(hex, 16) = " << QString::number(p.sha256Number, 'g', 17) << " (a double)\n"
                 << "  % " << bits << " = bit " << p.sha256 << "\n"
@@ -142,7 +143,7 @@ int runRedis(Context &c)
                                                      {QStringLiteral("added"), qint64(names.size())}})
                                .toJson(QJsonDocument::Indented);
             else
-                c.out() << "added " << names.size() << " name(s) to " << QString::fromUtf8(f.key()) << "\n";
+                c.out() << "added " << names.size() << " name(s) to " << escapeField(f.key()) << "\n";
             return bad ? ExitBadInput : ExitOk;
         }
         auto v = f.check(names);
@@ -155,7 +156,7 @@ int runRedis(Context &c)
                     {QStringLiteral("name"), QString::fromUtf8(names[i])},
                     {QStringLiteral("verdict"), v->at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
             else
-                c.out() << QString::fromUtf8(names[i]) << '\t' << (v->at(i) ? "maybe" : "free") << '\n';
+                c.out() << escapeField(names[i]) << '\t' << (v->at(i) ? "maybe" : "free") << '\n';
         }
         if (c.json())
             c.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
@@ -190,7 +191,7 @@ int runRedis(Context &c)
             return ExitOk;
         }
         const double m = double(f.bits());
-        c.out() << "filter      Redis bitmap " << QString::fromUtf8(f.key()) << " on " << s->target.describe()
+        c.out() << "filter      Redis bitmap " << escapeField(f.key()) << " on " << s->target.describe()
                 << (f.exists() ? "" : " (the key does not exist yet: an empty filter)") << "\n"
                 << "size        m = " << f.bits() << " bits, k = 2 (sha256, FNV-1a), key " << fill->keyBytes
                 << " bytes\n"

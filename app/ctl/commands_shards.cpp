@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "local/demo.h"
 #include "local/localcluster.h"
 #include "postgres/pgconn.h"
@@ -63,7 +64,7 @@ int cmdCheckExact(Context &c)
                                     {QStringLiteral("deleted_account"), exact.deleted},
                                     {QStringLiteral("slowest_shard_ms"), exact.slowestMs}});
         else
-            c.out() << QString::fromUtf8(names[i]) << '\t' << verdict << '\t' << by << '\t' << exact.shardQueries
+            c.out() << escapeField(names[i]) << '\t' << verdict << '\t' << by << '\t' << exact.shardQueries
                     << " shard queries\t" << QString::number(exact.slowestMs, 'f', 2) << " ms slowest\n";
     }
     if (c.json())
@@ -118,7 +119,7 @@ int cmdAudit(Context &c)
             c.out() << "FALSE NEGATIVES: " << r->falseNegatives.size() << " of " << r->sampled
                     << " sampled users check FREE - their sign-ups bypassed the filter or it lost bits:\n";
             for (const QByteArray &n : r->falseNegatives)
-                c.out() << "  " << QString::fromUtf8(n) << "\n";
+                c.out() << "  " << escapeField(n) << "\n";
         }
         c.out() << "measured FPR " << QString::number(r->measured, 'g', 4) << " (" << r->falsePositives << " of "
                 << r->probes << " never-added probes; 95% interval " << QString::number(r->low95, 'g', 3) << " .. "
@@ -212,9 +213,10 @@ int cmdSignup(Context &c)
     auto map = shardMap(c.args());
     if (!map)
         return c.fail(map.error());
-    const QByteArray name = c.args().positional[1].toUtf8();
-    if (auto s = validateName(name); !s)
-        return c.fail(s.error());
+    auto checked = c.nameArgument(1);
+    if (!checked)
+        return c.fail(checked.error());
+    const QByteArray name = *checked;
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
@@ -235,7 +237,7 @@ int cmdSignup(Context &c)
     if (!exact)
         return c.fail(exact.error());
     if (exact->taken) {
-        c.err() << "bloomctl: '" << QString::fromUtf8(name) << "' is taken (on shard " << exact->foundOnShard << ")\n";
+        c.err() << "bloomctl: '" << escapeField(name) << "' is taken (on shard " << exact->foundOnShard << ")\n";
         return ExitTaken;
     }
     const quint64 id = QRandomGenerator::global()->generate64() >> 1;
@@ -249,7 +251,7 @@ int cmdSignup(Context &c)
                          {QByteArray::number(id), name});
     if (!r)
         return c.fail(r.error());
-    c.out() << "signed up " << QString::fromUtf8(name) << " as user " << id << " on shard " << shard << " ("
+    c.out() << "signed up " << escapeField(name) << " as user " << id << " on shard " << shard << " ("
             << exact->shardQueries << " shard queries for the exact check)\n";
     return ExitOk;
 }
@@ -261,15 +263,16 @@ int cmdDeleteUser(Context &c)
     auto map = shardMap(c.args());
     if (!map)
         return c.fail(map.error());
-    const QByteArray name = c.args().positional[1].toUtf8();
-    if (auto v = validateName(name); !v)
-        return c.fail(v.error());
+    auto checked = c.nameArgument(1);
+    if (!checked)
+        return c.fail(checked.error());
+    const QByteArray name = *checked;
     auto deletedCount = deleteUser(*map, name);
     if (!deletedCount)
         return c.fail(deletedCount.error());
     const qint64 deleted = *deletedCount;
     // The filter keeps the name's bits: they may belong to other names too (README "Shards").
-    c.out() << "deleted " << deleted << " user(s) named " << QString::fromUtf8(name)
+    c.out() << "deleted " << deleted << " user(s) named " << escapeField(name)
             << "; the filter keeps its bits, so the name now costs a scatter-gather on every check\n";
     return deleted ? ExitOk : ExitBadInput;
 }

@@ -65,7 +65,8 @@ struct LoadReport {
     qint64 namesAdded = 0;
     qint64 chunksUpdated = 0;
     qint64 batches = 0;
-    QList<BadLine> bad;
+    QList<BadLine> bad;  ///< the first NameReader::MaxBadLinesKept bad lines
+    qint64 badCount = 0; ///< every bad line
     double seconds = 0;
     // Where the time went, summed over batches.
     double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
