@@ -214,6 +214,9 @@ int cmdFill(Context &c)
 
 int cmdFpr(Context &c)
 {
+    const auto sampleCount = wholeOption(c.args(), "sample", 0, 1, 100'000'000);
+    if (!sampleCount)
+        return c.usage(sampleCount.error().message);
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
@@ -232,11 +235,7 @@ int cmdFpr(Context &c)
                     << s->geometry().k() << ")))\n";
         return ExitOk;
     }
-    bool ok = false;
-    const qint64 n = c.args().option("sample").toLongLong(&ok);
-    if (!ok || n < 1 || n > 100'000'000)
-        return c.usage(QStringLiteral("--sample takes a number of probes from 1 to 100000000"));
-    auto sample = s->sampleFpr(n);
+    auto sample = s->sampleFpr(*sampleCount);
     if (!sample)
         return c.fail(sample.error());
     if (c.json()) {

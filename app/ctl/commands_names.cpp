@@ -173,14 +173,13 @@ int cmdLoad(Context &c)
     const Args &a = c.args();
     if (a.positional.size() != 2)
         return c.usage(QStringLiteral("load takes one FILE, or - for stdin"));
-    bool jobsOk = true;
-    const int jobs = a.option("jobs", QStringLiteral("2")).toInt(&jobsOk);
-    if (!jobsOk || jobs < 1 || jobs > 8)
-        return c.usage(QStringLiteral("--jobs takes a whole number from 1 to 8"));
+    const auto jobs = wholeOption(a, "jobs", 2, 1, 8);
+    if (!jobs)
+        return c.usage(jobs.error().message);
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
-    (*store)->setLoadConnections(jobs);
+    (*store)->setLoadConnections(int(*jobs));
     const QString path = a.positional[1];
     QFile file(path);
     StdinDevice stdinDevice;

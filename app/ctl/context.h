@@ -100,6 +100,12 @@ private:
     std::unique_ptr<FilterStore> mStore;
 };
 
+/** A whole-number option within [min, max] (`fallback` when absent); otherwise a usage error that says
+ *  the range (bloomctl exits 2). */
+Result<qint64> wholeOption(const Args &a, const char *name, qint64 fallback, qint64 min, qint64 max);
+/** The same for a real number. */
+Result<double> numberOption(const Args &a, const char *name, double fallback, double min, double max);
+
 /** A rate option (--target-fpr, --max-fpr, ...): "0.01", "1%" or "1e-3", strictly between 0 and 1;
  *  `fallback` when the option is absent, nullopt when it is not such a rate. */
 std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback);

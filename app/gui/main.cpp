@@ -74,9 +74,10 @@ int runRedis(const QString &url, bool demo, const QString &key, const QString &b
         auto target = bloom::RedisTarget::parse(url);
         bool ok = false;
         const quint64 m = bits.toULongLong(&ok);
-        if (!target || !ok || m < 8) {
+        if (!target || !ok || m < 8 || m > (quint64(1) << 32)) {
             std::fprintf(stderr, "bloomscope: %s\n",
-                         target ? "--bits takes the filter's size in bits" : qPrintable(target.error().toString()));
+                         target ? "--bits takes the filter's size in bits, from 8 to 4294967296"
+                                : qPrintable(target.error().toString()));
             return 2;
         }
         window.open(*target, key.toUtf8(), m);
