@@ -1,10 +1,12 @@
 #include "postgres/pgconn.h"
 
+#include "common/printable.h"
 #include "postgres/identifier.h"
 #include "postgres/pgerror.h"
 
 #include <libpq-fe.h>
 
+#include <cstdio>
 #include <memory>
 
 namespace bloom {
@@ -29,9 +31,22 @@ QString quoteConninfoValue(const QString &value)
     return out + QLatin1Char('\'');
 }
 
+void escapeNotices(PGconn *conn)
+{
+    PQsetNoticeProcessor(
+        conn,
+        [](void *, const char *message) {
+            const QByteArray text = escapeMessage(QString::fromUtf8(message)).toUtf8();
+            std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
+        },
+        nullptr);
+}
+
 PgConn::PgConn(const QString &conninfo, SearchPath path)
 {
     mConn = PQconnectdb(conninfo.toUtf8().constData());
+    if (mConn)
+        escapeNotices(mConn);
     if (ok()) {
         PQsetClientEncoding(mConn, "UTF8");
         mCancel = PQgetCancel(mConn);
