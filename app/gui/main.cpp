@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <vector>
 
 namespace {
 
@@ -26,7 +27,7 @@ void saveAndExit(QWidget *window, const QString &file, int code = 0)
 }
 
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
-int runTeach(const QString &sessionFile, const QString &view, const QString &screenshot)
+int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view, const QString &screenshot)
 {
     if (view != QLatin1String("teach") && view != QLatin1String("compare")) {
         std::fprintf(stderr, "bloomscope: with --teach, --view takes teach or compare\n");
@@ -35,12 +36,15 @@ int runTeach(const QString &sessionFile, const QString &view, const QString &scr
     bloom::TeachWindow window;
     if (!screenshot.isEmpty())
         window.setStepMs(0);
-    if (!sessionFile.isEmpty()) {
+    if (sessionGiven) {
         QString error;
         if (!window.openSession(sessionFile, &error)) {
-            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(error));
+            std::fprintf(stderr, "bloomscope: %s\n",
+                         qPrintable(error.isEmpty() ? QStringLiteral("no session file") : error));
             return 2;
         }
+        std::printf("bloomscope: opened the session %s (%lld entries)\n", qPrintable(sessionFile),
+                    static_cast<long long>(window.timelineSize()));
     } else {
         window.playReferenceExample();
     }
@@ -112,6 +116,27 @@ int main(int argc, char **argv)
             if (qstrcmp(argv[i], noScreen) == 0 && qEnvironmentVariableIsEmpty("DISPLAY") &&
                 qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
                 qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Qt's own -session (X11 session management) also takes "--session FILE" before our parser sees
+    // it: take the teaching session out of argv first.
+    QString sessionFile;
+    bool sessionGiven = false;
+    std::vector<char *> args(argv, argv + argc);
+    for (size_t i = 1; i < args.size();) {
+        const QByteArray a(args[i]);
+        if (a == "--session" && i + 1 < args.size()) { // "-session ID" stays Qt's (session restore)
+            sessionFile = QString::fromLocal8Bit(args[i + 1]);
+            sessionGiven = true;
+            args.erase(args.begin() + qsizetype(i), args.begin() + qsizetype(i) + 2);
+        } else if (a.startsWith("--session=")) {
+            sessionFile = QString::fromLocal8Bit(a.mid(10));
+            sessionGiven = true;
+            args.erase(args.begin() + qsizetype(i));
+        } else
+            ++i;
+    }
+    argc = int(args.size());
+    args.push_back(nullptr);
+    argv = args.data();
     QApplication app(argc, argv);
     bloom::quitOnSignals(); // SIGTERM/SIGINT/SIGHUP: quit normally, so the demo's server stops with us
     QApplication::setApplicationName(QStringLiteral("Bloomscope"));
@@ -192,8 +217,8 @@ int main(int argc, char **argv)
                         parser.value(view), parser.value(name),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
-    if (parser.isSet(teach) || parser.isSet(session))
-        return runTeach(parser.isSet(session) ? parser.value(session) : QString(),
+    if (parser.isSet(teach) || sessionGiven)
+        return runTeach(sessionGiven ? sessionFile : QString(), sessionGiven,
                         parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
