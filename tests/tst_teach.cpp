@@ -5,6 +5,7 @@
 #include "postgres/filtersql.h"
 #include "postgres/pgconn.h"
 #include "style/statuslabel.h"
+#include "style/theme.h"
 #include "teach/bitgridwidget.h"
 #include "teach/compareview.h"
 #include "teach/lessons.h"
@@ -75,8 +76,16 @@ void typeAndEnter(TeachWindow &w, const QString &name)
 void shot(QWidget &w, const QString &name)
 {
     const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR");
-    if (!dir.isEmpty())
-        QVERIFY(w.grab().save(dir + QLatin1Char('/') + name));
+    if (dir.isEmpty())
+        return;
+    QString file = name;
+    if (!qEnvironmentVariableIsEmpty("BLOOMSCOPE_SHOT_PALETTE"))
+        file.replace(QLatin1String(".png"),
+                     QLatin1Char('-') + qEnvironmentVariable("BLOOMSCOPE_SHOT_PALETTE") + QLatin1String(".png"));
+    if (w.devicePixelRatioF() > 1 && !file.contains(QLatin1String("scale2")))
+        file.replace(QLatin1String(".png"), QLatin1String("-scale2.png"));
+    QTest::qWait(30);
+    QVERIFY(w.grab().save(dir + QLatin1Char('/') + file));
 }
 
 /** Every visible control of `w` lies inside the screen, whole: not cut by the window or a parent,
@@ -138,6 +147,13 @@ QStringList outside(QWidget &w)
 class TestTeach : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        // The pictures in the other palette (BLOOMSCOPE_SHOT_PALETTE=dark), as `--palette dark` has it.
+        if (!qEnvironmentVariableIsEmpty("BLOOMSCOPE_SHOT_PALETTE"))
+            QVERIFY(theme::applyPalette(qEnvironmentVariable("BLOOMSCOPE_SHOT_PALETTE")));
+    }
+
     void referenceExampleStartToFinish()
     {
         TeachWindow w;
@@ -351,7 +367,7 @@ private slots:
         QVERIFY(w.presentation());
         QTRY_COMPARE(w.geometry(), w.screen()->geometry());
         QTest::qWait(50);
-        const QString scale = w.devicePixelRatioF() > 1 ? QStringLiteral("-scale2") : QString();
+        const QString scale;
         shot(w, QStringLiteral("presentation%1.png").arg(scale));
         QStringList bad = outside(w);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QStringLiteral("; "))));
@@ -579,6 +595,8 @@ private slots:
     {
         TeachWindow w;
         w.setStepMs(0);
+        if (!qEnvironmentVariableIsEmpty("BLOOMSCOPE_SHOT_DIR"))
+            w.resize(1280, 800); // the README's size
         w.show();
         w.playReferenceExample();
         QTRY_VERIFY(w.idle());
@@ -595,6 +613,7 @@ private slots:
         QVERIFY2(l->text().contains(QString::fromUtf8(expected.name) + QStringLiteral(" was never added")),
                  qPrintable(l->text()));
         QVERIFY(l->text().contains(QStringLiteral("needs only %1 of the class's names").arg(expected.cover.size())));
+        shot(w, QStringLiteral("lessons-find.png"));
         // Check it in the timeline: the class sees it happen, a false positive.
         QTest::mouseClick(l->findChild<QPushButton *>(QStringLiteral("lessonCheckIt")), Qt::LeftButton);
         QTRY_VERIFY(w.idle());
@@ -616,13 +635,16 @@ private slots:
                 QVERIFY(checks->item(i)->foreground().color().red() > 150);
             }
         QCOMPARE(red, lost.size());
+        shot(w, QStringLiteral("lessons-delete-plain.png"));
         QTest::mouseClick(l->findChild<QPushButton *>(QStringLiteral("lessonDeleteCounting")), Qt::LeftButton);
         for (int i = 0; i < checks->count(); ++i)
             QVERIFY(!checks->item(i)->text().contains(QLatin1String("FALSE NEGATIVE")));
+        shot(w, QStringLiteral("lessons-delete-counting.png"));
         // The theory: the best k for these numbers.
         l->showLesson(LessonsView::Theory);
         const double best = fpr::optimalK(16, double(w.filter().names().size()));
         QVERIFY2(l->text().contains(QStringLiteral("= %1").arg(best, 0, 'f', 1)), qPrintable(l->text()));
+        shot(w, QStringLiteral("lessons-theory.png"));
     }
 
     /** A slide (SVG, PDF) and the log as a table. */
@@ -814,11 +836,22 @@ private slots:
         QVERIFY(!png.isNull() && png.width() >= 600);
 
         TeachWindow again;
+        again.setStepMs(0);
         QVERIFY2(again.openSession(session, &error), qPrintable(error));
         QCOMPARE(again.filter().names(), w.filter().names());
         QCOMPARE(again.logLines(), w.logLines());
         QCOMPARE(again.falsePositiveRows(), QList<int>{4});
         QVERIFY(again.filter().check("bjarne")->maybe);
+
+        // Saved at an earlier entry, it opens there, paused, with the rest to come.
+        w.stepPage()->player()->jumpTo(1);
+        QVERIFY2(w.saveSession(session, &error), qPrintable(error));
+        TeachWindow middle;
+        middle.setStepMs(0);
+        QVERIFY2(middle.openSession(session, &error), qPrintable(error));
+        QCOMPARE(middle.stepPage()->player()->position(), 1);
+        QCOMPARE(middle.stepPage()->player()->timeline().size(), 6);
+        QCOMPARE(middle.logLines(), ExampleLines.mid(0, 1));
 
         QFile bad(dir.filePath(QStringLiteral("bad.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
@@ -826,7 +859,7 @@ private slots:
         bad.close();
         QVERIFY(!again.openSession(bad.fileName(), &error));
         QVERIFY2(error.contains(QLatin1String("unknown scheme")), qPrintable(error));
-        QCOMPARE(again.filter().names(), w.filter().names()); // the open session is kept
+        QCOMPARE(again.filter().names(), (QList<QByteArray>{"ada", "grace", "Łukasz"})); // the open session is kept
     }
 
     void classicAgainstBlockedSideBySide()

@@ -6,6 +6,7 @@
 #include "shards/typingview.h"
 #include "step/stepthroughview.h"
 #include "style/theme.h"
+#include "teach/lessonsview.h"
 #include "teach/teachwindow.h"
 
 #include <QApplication>
@@ -27,14 +28,15 @@ void saveAndExit(QWidget *window, const QString &file, int code = 0)
 }
 
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
-int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view, const QString &screenshot)
+int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view, bool present,
+             const QString &screenshot)
 {
-    if (view != QLatin1String("teach") && view != QLatin1String("compare")) {
-        std::fprintf(stderr, "bloomscope: with --teach, --view takes teach or compare\n");
+    if (view != QLatin1String("teach") && view != QLatin1String("compare") && view != QLatin1String("lessons")) {
+        std::fprintf(stderr, "bloomscope: with --teach, --view takes teach, compare or lessons\n");
         return 2;
     }
     bloom::TeachWindow window;
-    if (!screenshot.isEmpty())
+    if (!screenshot.isEmpty() || view == QLatin1String("lessons"))
         window.setStepMs(0);
     if (sessionGiven) {
         QString error;
@@ -50,9 +52,15 @@ int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view,
     }
     if (view == QLatin1String("compare"))
         window.showCompare();
-    if (!screenshot.isEmpty())
+    if (view == QLatin1String("lessons")) {
+        window.showLessons();
+        window.lessonsView()->findFalsePositive();
+    }
+    if (!screenshot.isEmpty() && !present)
         window.resize(1280, 800); // the README's pictures have one size, whatever the screen
     window.show();
+    if (present)
+        window.setPresentation(true); // the whole screen
     if (!screenshot.isEmpty()) {
         QTimer::singleShot(500, &window, [&window, screenshot] { saveAndExit(&window, screenshot); });
     }
@@ -187,7 +195,10 @@ int main(int argc, char **argv)
                                    QStringLiteral("n"), QStringLiteral("71962"));
     const QCommandLineOption teach(
         QStringLiteral("teach"),
-        QStringLiteral("Teaching mode: an in-memory filter, no database (--view teach|compare)."));
+        QStringLiteral("Teaching mode: an in-memory filter, no database (--view teach|compare|lessons)."));
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QStringLiteral("With --teach: presentation mode (F11), larger type, the whole screen."));
     const QCommandLineOption session(QStringLiteral("session"), QStringLiteral("A teaching session file to open."),
                                      QStringLiteral("file"));
     const QCommandLineOption redis(QStringLiteral("redis"),
@@ -204,7 +215,7 @@ int main(int argc, char **argv)
                                      QStringLiteral("palette"), QStringLiteral("system"));
     parser.addOptions({db,      table,      function,        demo, demoNames, demoTraffic, demoClock,
                        shards,  screenshot, screenshotDelay, view, name,      chunk,       teach,
-                       session, redis,      redisDemo,       key,  bits,      palette});
+                       session, redis,      redisDemo,       key,  bits,      palette,     present});
     parser.process(app);
     if (!bloom::theme::applyPalette(parser.value(palette))) {
         std::fprintf(stderr, "bloomscope: --palette takes light, dark or system\n");
@@ -217,9 +228,9 @@ int main(int argc, char **argv)
                         parser.value(view), parser.value(name),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
-    if (parser.isSet(teach) || sessionGiven)
+    if (parser.isSet(teach) || sessionGiven || parser.isSet(present))
         return runTeach(sessionGiven ? sessionFile : QString(), sessionGiven,
-                        parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"),
+                        parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"), parser.isSet(present),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
     bloom::MainWindow window;

@@ -366,14 +366,15 @@ void LessonsView::drawTheory()
     const double half = m * std::numbers::ln2 / k; // where this k is the best: half the bits set
     const double maxN = std::max({4.0, 2.0 * half, 1.5 * double(n)});
     const theme::NiceAxis x = theme::niceAxis(0, maxN, 4);
+    // n is a count of names: the curves join their values at whole numbers.
     QList<QPointF> modelPts, bestPts;
-    for (int i = 1; i <= 100; ++i) {
-        const double names = x.max * i / 100.0;
-        if (const double v = model(names); v >= FprFloor)
-            modelPts << QPointF(names, v);
-        const int bestK = qBound(1, int(std::lround(fpr::optimalK(m, names))), 12);
-        if (const double v = fpr::standard(names, m, bestK); v >= FprFloor && !blocked)
-            bestPts << QPointF(names, v);
+    const qint64 step = qMax<qint64>(1, qint64(x.max) / 120);
+    for (qint64 names = step; names <= qint64(x.max); names += step) {
+        if (const double v = model(double(names)); v >= FprFloor)
+            modelPts << QPointF(double(names), v);
+        const int bestK = qBound(1, int(std::lround(fpr::optimalK(m, double(names)))), 12);
+        if (const double v = fpr::standardExact(names, m, bestK); v >= FprFloor && !blocked)
+            bestPts << QPointF(double(names), v);
     }
     mModel->replace(modelPts);
     mBest->replace(bestPts);

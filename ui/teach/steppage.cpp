@@ -443,8 +443,8 @@ bool StepPage::playReferenceExample(bool ask)
 void StepPage::setTimeline(const Timeline &timeline, qsizetype position)
 {
     mNote.clear();
-    mPlayer->reset(timeline, position);
     mPlayer->setPaused(true); // a session opens where it was left, still
+    mPlayer->reset(timeline, position);
     syncControls();
     mGrid->setFilter(&mPlayer->filter());
     render();
