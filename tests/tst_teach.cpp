@@ -495,6 +495,20 @@ private slots:
         });
         QTest::mouseClick(w.findChild<QPushButton *>(QStringLiteral("teachExample")), Qt::LeftButton);
         QCOMPARE(w.filter().names(), QList<QByteArray>{"ken"});
+        // In presentation mode the button is hidden; its key still asks.
+        w.setPresentation(true);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.findChild<QLineEdit *>(QStringLiteral("teachName"))->setFocus();
+        bool asked = false;
+        QTimer::singleShot(0, qApp, [&asked] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            asked = true;
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QTest::keyClick(w.findChild<QLineEdit *>(QStringLiteral("teachName")), Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(asked);
+        QCOMPARE(w.filter().names(), QList<QByteArray>{"ken"});
     }
 
     /** Issue 36, 6: blocked mode numbers bits one way (inside the chunk) in the slices, the log and the

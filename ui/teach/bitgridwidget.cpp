@@ -117,6 +117,8 @@ BitGridWidget::Layout BitGridWidget::currentLayout() const
     // Classic: the number of columns (a power of two, or all of a small filter) that gives the biggest cells.
     const quint64 m = mFilter->size();
     Layout best = layoutFor(int(qMin<quint64>(m, 64)));
+    if (m <= 32 && best.cell >= 24)
+        return best; // a small filter in one row, as the reference prints its 16 positions
     for (int cols : {8, 16, 32, 64}) {
         if (quint64(cols) >= m)
             break;

@@ -209,6 +209,16 @@ StepPage::StepPage(QWidget *parent)
         connect(a, &QAction::triggered, this, slot);
         connect(b, &QToolButton::clicked, this, slot);
     };
+    // The two buttons of the filter's row keep a key in presentation mode, where the row is hidden.
+    for (auto [button, keys] : {std::pair{fresh, QKeySequence(Qt::CTRL | Qt::Key_N)},
+                                std::pair{example, QKeySequence(Qt::CTRL | Qt::Key_R)}}) {
+        auto *a = new QAction(button->text(), this);
+        a->setShortcut(keys);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(a);
+        connect(a, &QAction::triggered, button, &QPushButton::click);
+        button->setToolTip(tr("%1 (%2)").arg(button->text().remove(QLatin1Char('&')), keys.toString()));
+    }
     shortcut(mStart, QKeySequence(Qt::ALT | Qt::Key_Home), [this] { mPlayer->jumpTo(0); });
     shortcut(mBack, QKeySequence(Qt::Key_PageUp), [this] { mPlayer->stepBack(); });
     shortcut(mPlay, QKeySequence(Qt::CTRL | Qt::Key_P), [this] { mPlayer->setPaused(!mPlayer->paused()); });
@@ -287,6 +297,7 @@ StepPage::StepPage(QWidget *parent)
     mSplit->setStretchFactor(0, 3);
     mSplit->setStretchFactor(1, 2);
     mSplit->setChildrenCollapsible(false);
+    mSplit->setSizes({600, 400}); // the log gets two fifths (the grid's size hint would take nearly all)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(mFilterBar);
     layout->addLayout(nameRow);
@@ -484,6 +495,8 @@ void StepPage::setPresentation(bool on)
     mSplit->setStretchFactor(0, on ? 4 : 3);
     mSplit->setStretchFactor(1, on ? 1 : 2);
     mLog->setMinimumHeight(on ? 2 * fontMetrics().height() : 0);
+    const int along = on ? mSplit->height() : mSplit->width();
+    mSplit->setSizes(on ? QList<int>{along * 4 / 5, along / 5} : QList<int>{along * 3 / 5, along * 2 / 5});
     render();
 }
 
@@ -492,7 +505,8 @@ void StepPage::render()
     const TimelinePlayer &p = *mPlayer;
     mGrid->setFilter(&p.filter());
     const qsizetype shown = p.shownEntry();
-    const int width = mSlide->width() > 50 ? mSlide->width() - 8 : 0;
+    // Presentation mode shortens digests to keep each line whole; elsewhere a long line wraps.
+    const int width = mPresentation && mSlide->width() > 50 ? mSlide->width() - 8 : 0;
     const QString head;
     mNoteLabel->setText(QStringLiteral("<i>%1</i>").arg(mNote));
     mNoteLabel->setVisible(!mNote.isEmpty() && !mPresentation);
