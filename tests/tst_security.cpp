@@ -932,17 +932,17 @@ private slots:
         auto r = rebuild(*db, QStringLiteral("username_filter_banner"));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         PgConn c(superDb());
-        QVERIFY(c.column(QStringLiteral("update bloomscope_rebuild set new_table = $1, stage = $2 returning 1"),
+        QVERIFY(c.column(QStringLiteral("update bloomscope.bloomscope_rebuild set new_table = $1, stage = $2 returning 1"),
                          {marker.toUtf8(), "<img src=x width=4000>"})
                     .ok());
         QVERIFY(c.exec(QStringLiteral("create function bloomscope_hostile() returns boolean language plpgsql as $$ "
                                       "begin raise exception '%1'; end $$; "
-                                      "create table bloomscope_history_real (id bigint, taken_at timestamptz, "
+                                      "create table bloomscope.bloomscope_history_real (id bigint, taken_at timestamptz, "
                                       "filter_table text, chunks bigint, chunk_bits int, k int, set_bits bigint, "
                                       "estimated_names float8, estimated_fpr float8, fullest_chunk bigint, "
                                       "fullest_set_bits int, histogram bigint[], cost_ms float8, read_position "
-                                      "xid8); create view bloomscope_history as select * from "
-                                      "bloomscope_history_real where bloomscope_hostile()")
+                                      "xid8); create view bloomscope.bloomscope_history as select * from "
+                                      "bloomscope.bloomscope_history_real where bloomscope_hostile()")
                            .arg(QString(marker).replace(QLatin1Char('\''), QStringLiteral("''"))))
                     .ok());
         QTemporaryFile map;
@@ -977,8 +977,9 @@ private slots:
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
         window.close();
 
-        QVERIFY(c.exec(QStringLiteral("drop view bloomscope_history; drop table bloomscope_history_real; drop "
-                                      "function bloomscope_hostile(); update bloomscope_rebuild set new_table = "
+        QVERIFY(c.exec(QStringLiteral("drop view bloomscope.bloomscope_history; drop table bloomscope.bloomscope_history_real; "
+                                      "drop function bloomscope_hostile(); update bloomscope.bloomscope_rebuild set "
+                                      "new_table = "
                                       "'username_filter_banner', stage = 'ready'"))
                     .ok());
         QVERIFY(Rebuilder::abort(*db).ok());
@@ -1340,19 +1341,19 @@ private slots:
         Run r = bloomctl(superDb(), {QStringLiteral("record")});
         QVERIFY2(r.code == 0, r.err.constData());
         PgConn c(superDb());
-        QVERIFY(c.exec(QStringLiteral("update bloomscope_history set estimated_names = 1e308")).ok());
+        QVERIFY(c.exec(QStringLiteral("update bloomscope.bloomscope_history set estimated_names = 1e308")).ok());
         r = bloomctl(superDb(), {QStringLiteral("history")});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("estimated_names"), r.err.constData());
         QVERIFY(!r.out.contains("-9223372036854775808"));
         QVERIFY(
-            c.exec(QStringLiteral("update bloomscope_history set estimated_names = 'NaN', estimated_fpr = 2")).ok());
+            c.exec(QStringLiteral("update bloomscope.bloomscope_history set estimated_names = 'NaN', estimated_fpr = 2")).ok());
         r = bloomctl(superDb(), {QStringLiteral("history"), QStringLiteral("--csv")});
         QCOMPARE(r.code, 1);
         r = bloomctl(superDb(), {QStringLiteral("health"), QStringLiteral("--max-snapshot-age"), QStringLiteral("1d")});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.out.contains("bloomscope_history"), r.out.constData());
-        QVERIFY(c.exec(QStringLiteral("drop table bloomscope_history")).ok());
+        QVERIFY(c.exec(QStringLiteral("drop table bloomscope.bloomscope_history")).ok());
     }
 
     void commandLineNamesFollowTheNameRule()

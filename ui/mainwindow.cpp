@@ -59,6 +59,7 @@ MainWindow::MainWindow(QWidget *parent)
     mRebuildBanner = new QLabel(this);
     mRebuildBanner->setObjectName(QStringLiteral("rebuildBanner"));
     mRebuildBanner->setWordWrap(true);
+    mRebuildBanner->setTextFormat(Qt::PlainText); // the rebuild state's names are the database's text
     mRebuildBanner->setAlignment(Qt::AlignCenter);
     mRebuildBanner->hide();
     mDamageBanner = new QLabel(this);

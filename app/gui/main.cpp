@@ -9,6 +9,7 @@
 #include "shards/typingview.h"
 #include "step/stepthroughview.h"
 #include "style/theme.h"
+#include "teach/lessonsview.h"
 #include "teach/teachwindow.h"
 
 #include <QApplication>
@@ -16,6 +17,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <vector>
 
 namespace {
 
@@ -29,29 +31,39 @@ void saveAndExit(QWidget *window, const QString &file, int code = 0)
 }
 
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
-int runTeach(const QString &sessionFile, const QString &view, const QString &screenshot)
+int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view, bool present,
+             const QString &screenshot)
 {
-    if (view != QLatin1String("teach") && view != QLatin1String("compare")) {
-        std::fprintf(stderr, "bloomscope: with --teach, --view takes teach or compare\n");
+    if (view != QLatin1String("teach") && view != QLatin1String("compare") && view != QLatin1String("lessons")) {
+        std::fprintf(stderr, "bloomscope: with --teach, --view takes teach, compare or lessons\n");
         return 2;
     }
     bloom::TeachWindow window;
-    if (!screenshot.isEmpty())
+    if (!screenshot.isEmpty() || view == QLatin1String("lessons"))
         window.setStepMs(0);
-    if (!sessionFile.isEmpty()) {
+    if (sessionGiven) {
         QString error;
         if (!window.openSession(sessionFile, &error)) {
-            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(error));
+            std::fprintf(stderr, "bloomscope: %s\n",
+                         qPrintable(error.isEmpty() ? QStringLiteral("no session file") : error));
             return 2;
         }
+        std::printf("bloomscope: opened the session %s (%lld entries)\n", qPrintable(sessionFile),
+                    static_cast<long long>(window.timelineSize()));
     } else {
         window.playReferenceExample();
     }
     if (view == QLatin1String("compare"))
         window.showCompare();
-    if (!screenshot.isEmpty())
+    if (view == QLatin1String("lessons")) {
+        window.showLessons();
+        window.lessonsView()->findFalsePositive();
+    }
+    if (!screenshot.isEmpty() && !present)
         window.resize(1280, 800); // the README's pictures have one size, whatever the screen
     window.show();
+    if (present)
+        window.setPresentation(true); // the whole screen
     if (!screenshot.isEmpty()) {
         QTimer::singleShot(500, &window, [&window, screenshot] { saveAndExit(&window, screenshot); });
     }
@@ -120,6 +132,27 @@ int main(int argc, char **argv)
             if (qstrcmp(argv[i], noScreen) == 0 && qEnvironmentVariableIsEmpty("DISPLAY") &&
                 qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
                 qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Qt's own -session (X11 session management) also takes "--session FILE" before our parser sees
+    // it: take the teaching session out of argv first.
+    QString sessionFile;
+    bool sessionGiven = false;
+    std::vector<char *> kept(argv, argv + argc);
+    for (size_t i = 1; i < kept.size();) {
+        const QByteArray a(kept[i]);
+        if (a == "--session" && i + 1 < kept.size()) { // "-session ID" stays Qt's (session restore)
+            sessionFile = QString::fromLocal8Bit(kept[i + 1]);
+            sessionGiven = true;
+            kept.erase(kept.begin() + qsizetype(i), kept.begin() + qsizetype(i) + 2);
+        } else if (a.startsWith("--session=")) {
+            sessionFile = QString::fromLocal8Bit(a.mid(10));
+            sessionGiven = true;
+            kept.erase(kept.begin() + qsizetype(i));
+        } else
+            ++i;
+    }
+    argc = int(kept.size());
+    kept.push_back(nullptr);
+    argv = kept.data();
     QApplication app(argc, argv);
     bloom::quitOnSignals(); // SIGTERM/SIGINT/SIGHUP: quit normally, so the demo's server stops with us
     QApplication::setApplicationName(QStringLiteral("Bloomscope"));
@@ -170,7 +203,10 @@ int main(int argc, char **argv)
                                    QStringLiteral("n"), QStringLiteral("71962"));
     const QCommandLineOption teach(
         QStringLiteral("teach"),
-        QStringLiteral("Teaching mode: an in-memory filter, no database (--view teach|compare)."));
+        QStringLiteral("Teaching mode: an in-memory filter, no database (--view teach|compare|lessons)."));
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QStringLiteral("With --teach: presentation mode (F11), larger type, the whole screen."));
     const QCommandLineOption session(QStringLiteral("session"), QStringLiteral("A teaching session file to open."),
                                      QStringLiteral("file"));
     const QCommandLineOption redis(QStringLiteral("redis"),
@@ -187,7 +223,7 @@ int main(int argc, char **argv)
                                      QStringLiteral("palette"), QStringLiteral("system"));
     parser.addOptions({db,      table,      function,        demo, demoNames, demoTraffic, demoClock,
                        shards,  screenshot, screenshotDelay, view, name,      chunk,       teach,
-                       session, redis,      redisDemo,       key,  bits,      palette});
+                       session, redis,      redisDemo,       key,  bits,      palette,     present});
     // The arguments Qt left (it takes out its own, -platform and the like), as they were given.
     const QList<QByteArray> given = arguments.remaining(argc, argv);
     QStringList args{QApplication::applicationFilePath()};
@@ -215,9 +251,9 @@ int main(int argc, char **argv)
                         parser.value(view), parser.value(name),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
-    if (parser.isSet(teach) || parser.isSet(session))
-        return runTeach(parser.isSet(session) ? parser.value(session) : QString(),
-                        parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"),
+    if (parser.isSet(teach) || sessionGiven || parser.isSet(present))
+        return runTeach(sessionGiven ? sessionFile : QString(), sessionGiven,
+                        parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"), parser.isSet(present),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
     bloom::MainWindow window;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 namespace bloom::fpr {
 
@@ -165,6 +166,68 @@ std::optional<Sizing> sizing(double n, double target, int chunkBitsLog2)
             return best;
     }
     return std::nullopt;
+}
+
+double occupiedProbes(double t, double bins, int k)
+{
+    if (t <= 0 || k < 1)
+        return 0;
+    // P = sum_d S(k, d) * B(B-1)..(B-d+1) / B^k * P(d given bins all occupied), and the latter by
+    // inclusion-exclusion: sum_i (-1)^i C(d, i) (1 - i/B)^t.
+    std::vector<std::vector<double>> stirling(size_t(k) + 1, std::vector<double>(size_t(k) + 1, 0.0));
+    stirling[0][0] = 1;
+    for (int n = 1; n <= k; ++n)
+        for (int d = 1; d <= n; ++d)
+            stirling[size_t(n)][size_t(d)] =
+                d * stirling[size_t(n - 1)][size_t(d)] + stirling[size_t(n - 1)][size_t(d - 1)];
+    double total = 0;
+    for (int d = 1; d <= k && d <= bins; ++d) {
+        double distinct = stirling[size_t(k)][size_t(d)] * std::pow(bins, d - k); // S(k,d) B^(d-k) ...
+        for (int i = 0; i < d; ++i)
+            distinct *= 1.0 - i / bins; // ... times (B)_d / B^d
+        double occupied = 0, binom = 1;
+        for (int i = 0; i <= d; ++i) {
+            const double empty = i / bins >= 1.0 ? 0.0 : std::exp(t * std::log1p(-i / bins));
+            occupied += (i % 2 ? -binom : binom) * empty;
+            binom = binom * (d - i) / (i + 1);
+        }
+        total += distinct * occupied;
+    }
+    return std::clamp(total, 0.0, 1.0);
+}
+
+double standardExact(qint64 n, double m, int k)
+{
+    return occupiedProbes(double(n) * k, m, k);
+}
+
+double blockedExact(qint64 n, double chunks, double chunkBits, int k)
+{
+    if (n <= 0)
+        return 0;
+    if (chunks <= 1)
+        return occupiedProbes(double(n) * k, chunkBits, k);
+    // A chunk's load is Binomial(n, 1/chunks); sum outward from the mode while the loads carry weight.
+    const double p = 1.0 / chunks, lp = std::log(p), lq = std::log1p(-p);
+    const double lgn = std::lgamma(double(n) + 1);
+    const auto weight = [&](qint64 j) {
+        return std::exp(lgn - std::lgamma(double(j) + 1) - std::lgamma(double(n - j) + 1) + j * lp + (n - j) * lq);
+    };
+    const qint64 mode = std::min<qint64>(n, qint64(double(n + 1) * p));
+    double total = 0;
+    for (qint64 j = mode; j <= n; ++j) {
+        const double w = weight(j);
+        total += w * occupiedProbes(double(j) * k, chunkBits, k);
+        if (w < 1e-18 && j > mode)
+            break;
+    }
+    for (qint64 j = mode - 1; j >= 0; --j) {
+        const double w = weight(j);
+        total += w * occupiedProbes(double(j) * k, chunkBits, k);
+        if (w < 1e-18)
+            break;
+    }
+    return std::clamp(total, 0.0, 1.0);
 }
 
 } // namespace bloom::fpr

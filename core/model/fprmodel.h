@@ -31,6 +31,25 @@ double optimalKForRate(double p);
 double blocked(double n, double chunks, double chunkBits, int k);
 double blocked(double n, const Geometry &g);
 
+/**
+ * The chance that k probes, each uniform over B bins, all land on occupied bins after t uniform
+ * throws: E[(X_t / B)^k], X_t the bins occupied (inclusion-exclusion over the probes' distinct bins;
+ * absolute error about 1e-14).
+ */
+double occupiedProbes(double t, double bins, int k);
+/**
+ * The classic filter's rate without the textbook's shortcut: (1 - e^(-kn/m))^k puts the filter at
+ * its expected fill, but the fill varies from one set of names to another, and (fill)^k of a varying
+ * fill averages higher. Exact for positions independent and uniform.
+ */
+double standardExact(qint64 n, double m, int k);
+/**
+ * The blocked filter's rate, exact likewise: chunk loads Binomial(n, 1/chunks) rather than Poisson,
+ * and each chunk's varying fill rather than its expected fill. At 64-bit chunks blocked() reads
+ * several percent low; at the reference's 8,192-bit chunks the two agree.
+ */
+double blockedExact(qint64 n, double chunks, double chunkBits, int k);
+
 /** Poisson(j; lambda), computed in log space (stable for large lambda). */
 double poisson(qint64 j, double lambda);
 

@@ -1,5 +1,8 @@
 #include "model/name.h"
 
+#include <QList>
+#include <QStringDecoder>
+
 namespace bloom {
 
 bool isValidUtf8(QByteArrayView utf8)
@@ -99,7 +102,27 @@ QByteArray offlineLower(QByteArrayView utf8, Lowering *how)
     }
     if (how)
         *how = Lowering::Approximate;
-    return QString::fromUtf8(utf8).toLower().toUtf8();
+    // One code point at a time, by Unicode's simple lowercase mapping: what PostgreSQL's lower()
+    // does in a database with a libc UTF-8 ctype (towlower() per character; the demo's C.UTF-8, and
+    // Debian's default). QString::toLower()'s full mapping made "İ" two code points ("i̇"); glibc
+    // makes it "i". A database with the C ctype leaves non-ASCII as it is, an ICU one uses the full
+    // mapping: only the database's lower() decides, hence Approximate.
+    // A leading U+FEFF is part of the name (fromUtf8() would drop it as a byte-order mark).
+    QStringDecoder decode(QStringDecoder::Utf8,
+                          QStringDecoder::Flag::ConvertInitialBom | QStringDecoder::Flag::Stateless);
+    const QString s = decode(utf8);
+    QString out;
+    out.reserve(s.size());
+    for (const uint c : s.toUcs4()) {
+        // Qt keeps U+0130 as it is for want of a one-code-point mapping; Unicode's simple one is "i".
+        const char32_t lower = c == 0x130 ? U'i' : QChar::toLower(char32_t(c));
+        if (QChar::requiresSurrogates(lower)) {
+            out.append(QChar(QChar::highSurrogate(lower)));
+            out.append(QChar(QChar::lowSurrogate(lower)));
+        } else
+            out.append(QChar(char16_t(lower)));
+    }
+    return out.toUtf8();
 }
 
 QString loweringLabel(Lowering how)
@@ -110,7 +133,8 @@ QString loweringLabel(Lowering how)
     case Lowering::Server:
         return QStringLiteral("lowercased by the database's lower() (exact)");
     case Lowering::Approximate:
-        return QStringLiteral("non-ASCII, lowercased offline: APPROXIMATE, the database's lower() decides");
+        return QStringLiteral("non-ASCII, lowercased offline as a libc UTF-8 database does: APPROXIMATE, the "
+                              "database's lower() decides");
     }
     return {};
 }

@@ -54,7 +54,10 @@ QByteArray asciiLower(QByteArrayView ascii);
 /** Same into a caller's buffer (no allocation); returns the length. `out` must hold `ascii.size()`. */
 qsizetype asciiLowerInto(QByteArrayView ascii, char *out);
 
-/** Offline lowercase of any valid UTF-8 name: exact for ASCII, Qt's guess otherwise. */
+/**
+ * Offline lowercase of any valid UTF-8 name: exact for ASCII; otherwise each code point by Unicode's
+ * simple mapping, as lower() in a libc UTF-8 database (the demo's C.UTF-8) does, and Approximate.
+ */
 QByteArray offlineLower(QByteArrayView utf8, Lowering *how = nullptr);
 
 QString loweringLabel(Lowering how);

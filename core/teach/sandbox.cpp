@@ -41,6 +41,7 @@ Result<SandboxFilter> SandboxFilter::classic(quint64 m, int k)
     f.mScheme = Scheme::Classic;
     f.mK = k;
     f.mBits.assign(m, false);
+    f.mCounts.assign(m, 0);
     f.mOwners.assign(m, {});
     return f;
 }
@@ -59,6 +60,7 @@ Result<SandboxFilter> SandboxFilter::blocked(const Geometry &g)
     f.mGeometry = g;
     f.mK = g.k();
     f.mBits.assign(g.totalBits(), false);
+    f.mCounts.assign(g.totalBits(), 0);
     f.mOwners.assign(g.totalBits(), {});
     return f;
 }
@@ -73,6 +75,40 @@ QString SandboxFilter::describe() const
         .arg(mK);
 }
 
+QByteArray SandboxFilter::key(const QByteArray &name) const
+{
+    // username_bits hashes lower(name): for the blocked scheme Ada and ada are one name. The
+    // reference's classic example hashes the name as typed.
+    return mScheme == Scheme::Blocked ? offlineLower(name) : name;
+}
+
+SandboxFilter SandboxFilter::emptyCopy() const
+{
+    return mScheme == Scheme::Classic ? *classic(size(), mK) : *blocked(mGeometry);
+}
+
+Result<SandboxFilter> SandboxFilter::without(const QByteArray &name, Removal how) const
+{
+    const auto it = mIndex.constFind(key(name));
+    if (it == mIndex.constEnd())
+        return makeError(ErrorKind::BadInput, QStringLiteral("%1 was never added").arg(QString::fromUtf8(name)));
+    SandboxFilter out = emptyCopy();
+    for (qsizetype i = 0; i < mNames.size(); ++i)
+        if (i != it.value())
+            (void)out.add(mNames[i]);
+    // A counting filter counts the name's positions down: the filter of the others, exactly.
+    if (how == Removal::ClearBits) {
+        // A plain filter cannot know who else set a bit: it zeroes all of the name's.
+        const auto t = trace(name);
+        for (quint64 pos : t->positions) {
+            out.mBits[pos] = false;
+            out.mCounts[pos] = 0;
+            out.mOwners[pos].clear();
+        }
+    }
+    return out;
+}
+
 Result<SandboxFilter::Trace> SandboxFilter::trace(const QByteArray &name) const
 {
     if (auto v = validateName(name); !v)
@@ -82,6 +118,7 @@ Result<SandboxFilter::Trace> SandboxFilter::trace(const QByteArray &name) const
     if (mScheme == Scheme::Classic) {
         // The reference's first example hashes the name as typed, one counter prefix per hash.
         t.hashed = name;
+        t.lowering = Lowering::Ascii; // nothing is lowered: the bytes as typed, exactly
         for (int i = 0; i < mK; ++i) {
             const QByteArray input = QByteArray::number(i) + ':' + name;
             t.inputs << input;
@@ -89,7 +126,8 @@ Result<SandboxFilter::Trace> SandboxFilter::trace(const QByteArray &name) const
         }
         t.positions = classic::positions(name, size(), mK);
     } else {
-        t.hashed = offlineLower(name);
+        t.hashed = offlineLower(name, &t.lowering);
+        t.chunkBits = mGeometry.chunkBits();
         const Hash128 h = Hash128::md5(t.hashed);
         t.inputs << t.hashed;
         t.digests << h.hex().toLatin1();
@@ -103,7 +141,10 @@ Result<SandboxFilter::Trace> SandboxFilter::trace(const QByteArray &name) const
         t.wasSet << mBits[pos];
         t.maybe = t.maybe && mBits[pos];
     }
-    t.added = contains(name);
+    if (const auto it = mIndex.constFind(key(name)); it != mIndex.constEnd()) {
+        t.added = true;
+        t.addedAs = mNames[it.value()];
+    }
     if (t.maybe && !t.added) {
         // The first name that set each bit explains it; told in the order the names were added.
         QList<int> who;
@@ -122,17 +163,21 @@ Result<SandboxFilter::Trace> SandboxFilter::add(const QByteArray &name)
     auto t = trace(name);
     if (!t)
         return t;
-    auto it = mIndex.constFind(name);
+    const QByteArray k = key(name);
+    auto it = mIndex.constFind(k);
     if (it == mIndex.constEnd()) {
-        it = mIndex.insert(name, int(mNames.size()));
+        it = mIndex.insert(k, int(mNames.size()));
         mNames << name;
     }
     const int index = it.value();
     for (quint64 pos : t->positions) {
         mBits[pos] = true;
+        ++mCounts[pos];
         if (!mOwners[pos].contains(index))
             mOwners[pos] << index;
     }
+    if (!t->added)
+        t->addedAs = name;
     t->added = true;
     return t;
 }
@@ -142,28 +187,73 @@ Result<SandboxFilter::Trace> SandboxFilter::check(const QByteArray &name) const
     return trace(name);
 }
 
+QList<quint64> SandboxFilter::Trace::shownSorted() const
+{
+    QList<quint64> out;
+    for (quint64 p : positions)
+        out << shown(p);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+QString SandboxFilter::Trace::where() const
+{
+    QStringList pos;
+    for (quint64 p : shownSorted())
+        pos << QString::number(p);
+    const QString bits =
+        (pos.size() == 1 ? QStringLiteral("bit ") : QStringLiteral("bits ")) + pos.join(QStringLiteral(", "));
+    return chunkBits ? QStringLiteral("chunk %1, %2").arg(chunk).arg(bits) : bits;
+}
+
+QString SandboxFilter::Trace::describeAdd() const
+{
+    QString out = QStringLiteral("%1: %2").arg(QString::fromUtf8(name), where());
+    const qsizetype distinct = shownSorted().size();
+    if (distinct < positions.size()) {
+        // Two hashes chose one bit: the name sets fewer bits than k.
+        QList<quint64> again;
+        for (qsizetype i = 0; i < positions.size(); ++i)
+            if (positions.indexOf(positions[i]) != i && !again.contains(shown(positions[i])))
+                again << shown(positions[i]);
+        std::sort(again.begin(), again.end());
+        QStringList s;
+        for (quint64 p : again)
+            s << QString::number(p);
+        out +=
+            QStringLiteral(" (%1 of its %2 hashes chose the same bit: %3 %4)")
+                .arg(positions.size() - distinct + 1)
+                .arg(positions.size())
+                .arg(again.size() > 1 ? QStringLiteral("bits") : QStringLiteral("bit"), s.join(QStringLiteral(", ")));
+    }
+    return out;
+}
+
 QString SandboxFilter::Trace::explain() const
 {
-    QList<quint64> sorted = positions;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    QStringList pos;
-    for (quint64 p : sorted)
-        pos << QString::number(p);
-    const QString where = QStringLiteral("%1 -> bits %2").arg(QString::fromUtf8(name), pos.join(QStringLiteral(", ")));
+    const QString whereText = QStringLiteral("%1 -> %2").arg(QString::fromUtf8(name), where());
     if (!maybe) {
-        QStringList zero;
+        QList<quint64> zeroSorted;
         for (qsizetype i = 0; i < positions.size(); ++i)
-            if (!wasSet[i] && !zero.contains(QString::number(positions[i])))
-                zero << QString::number(positions[i]);
+            if (!wasSet[i] && !zeroSorted.contains(shown(positions[i])))
+                zeroSorted << shown(positions[i]);
+        std::sort(zeroSorted.begin(), zeroSorted.end());
+        QStringList zero;
+        for (quint64 p : zeroSorted)
+            zero << QString::number(p);
         return QStringLiteral("%1: bit%2 %3 %4 0, definitely not added")
-            .arg(where, zero.size() > 1 ? QStringLiteral("s") : QString(), zero.join(QStringLiteral(", ")),
+            .arg(whereText, zero.size() > 1 ? QStringLiteral("s") : QString(), zero.join(QStringLiteral(", ")),
                  zero.size() > 1 ? QStringLiteral("are") : QStringLiteral("is"));
     }
-    if (added)
-        return QStringLiteral("%1: all set, and %2 was added").arg(where, QString::fromUtf8(name));
+    if (added) {
+        if (addedAs == name || addedAs.isEmpty())
+            return QStringLiteral("%1: all set, and %2 was added").arg(whereText, QString::fromUtf8(name));
+        return QStringLiteral("%1: all set, and %2 was added (lower(\"%3\") is \"%4\": one name to username_bits)")
+            .arg(whereText, QString::fromUtf8(addedAs), QString::fromUtf8(name), QString::fromUtf8(hashed));
+    }
     return QStringLiteral("%1: all set, but %2 was never added - a false positive: its bits were set by %3")
-        .arg(where, QString::fromUtf8(name), joinNames(setBy));
+        .arg(whereText, QString::fromUtf8(name), joinNames(setBy));
 }
 
 bool SandboxFilter::allSet(const QByteArray &name) const

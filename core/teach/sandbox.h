@@ -2,6 +2,7 @@
 
 #include "common/result.h"
 #include "model/geometry.h"
+#include "model/name.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -26,17 +27,33 @@ public:
     /** Every step of one add or check, for the animation and the explanation. */
     struct Trace {
         QByteArray name;
-        QByteArray hashed;         ///< what the hash reads: the name, or its lowercase for blocked
-        QList<QByteArray> inputs;  ///< classic: "0:ada", "1:ada", ...; blocked: the one lowered name
-        QList<QByteArray> digests; ///< md5 hex of each input
-        quint32 chunk = 0;         ///< blocked: the chunk the first bits pick
-        QList<quint64> positions;  ///< global bit numbers, in hash order (may repeat)
-        QList<bool> wasSet;        ///< each position's bit before this step
-        bool maybe = false;        ///< every bit was set before (a check's verdict)
-        bool added = false;        ///< the name is one this filter was given
-        QList<QByteArray> setBy;   ///< for a "maybe" on a name never added: who set its bits
-        QString explain() const;   ///< one sentence, as the reference tells it
+        QByteArray hashed;                   ///< what the hash reads: the name, or its lowercase for blocked
+        Lowering lowering = Lowering::Ascii; ///< blocked: who lowercased it (Approximate: non-ASCII offline)
+        QList<QByteArray> inputs;            ///< classic: "0:ada", "1:ada", ...; blocked: the one lowered name
+        QList<QByteArray> digests;           ///< md5 hex of each input
+        quint32 chunk = 0;                   ///< blocked: the chunk the first bits pick
+        quint64 chunkBits = 0;    ///< blocked: bits a chunk (positions are told inside the chunk); 0: classic
+        QList<quint64> positions; ///< global bit numbers, in hash order (may repeat)
+        QList<bool> wasSet;       ///< each position's bit before this step
+        bool maybe = false;       ///< every bit was set before (a check's verdict)
+        bool added = false;       ///< the name is one this filter was given (blocked: its lowercase)
+        QByteArray addedAs;       ///< how it was first typed when added ("ada" for a check of "Ada")
+        QList<QByteArray> setBy;  ///< for a "maybe" on a name never added: who set its bits
+
+        /** A position as the lesson tells it: the bit number, inside the chunk for blocked. */
+        quint64 shown(quint64 position) const { return chunkBits ? position % chunkBits : position; }
+        /** The distinct positions as told, sorted. */
+        QList<quint64> shownSorted() const;
+        /** "bits 5, 13, 14" or "chunk 1, bits 4, 12, 61" */
+        QString where() const;
+        /** The log's line for an add: "ada: bits 5, 13, 14", with a note when two hashes chose one bit. */
+        QString describeAdd() const;
+        QString explain() const; ///< one sentence, as the reference tells it
     };
+
+    /** What a removal does: what a plain Bloom filter can do (zero the name's bits), or what a
+     *  counting filter does (count each of its positions down). */
+    enum class Removal { ClearBits, CountDown };
 
     static Result<SandboxFilter> classic(quint64 m, int k);
     static Result<SandboxFilter> blocked(const Geometry &g);
@@ -54,11 +71,20 @@ public:
     Result<Trace> check(const QByteArray &name) const;
 
     bool bit(quint64 i) const { return mBits[i]; }
+    /** How many positions of added names fell on bit i (a counting filter's counter). */
+    quint32 count(quint64 i) const { return mCounts[i]; }
     quint64 setBits() const;
     /** The names (indices into names()) that set bit i, in the order they were added. */
     const QList<int> &owners(quint64 i) const { return mOwners[i]; }
+    /** The added names, each as first typed (blocked: one entry per lowercase). */
     const QList<QByteArray> &names() const { return mNames; }
-    bool contains(const QByteArray &name) const { return mIndex.contains(name); }
+    /** The name's identity in this filter: itself (classic), its lowercase (blocked, as username_bits). */
+    QByteArray key(const QByteArray &name) const;
+    bool contains(const QByteArray &name) const { return mIndex.contains(key(name)); }
+    /** An empty filter of the same scheme and size. */
+    SandboxFilter emptyCopy() const;
+    /** Everything added but `name`, then `name` removed as `how` says (a lesson: never do ClearBits). */
+    Result<SandboxFilter> without(const QByteArray &name, Removal how) const;
 
     /** The share of `probes` never-added names that check "maybe" (deterministic for a seed). */
     double measuredFpr(int probes, quint32 seed = 1) const;
@@ -77,9 +103,10 @@ private:
     Geometry mGeometry;
     int mK = 0;
     std::vector<bool> mBits;
+    std::vector<quint32> mCounts;
     std::vector<QList<int>> mOwners;
     QList<QByteArray> mNames;
-    QHash<QByteArray, int> mIndex; ///< name -> its place in mNames (every probe asks)
+    QHash<QByteArray, int> mIndex; ///< key(name) -> its place in mNames (every probe asks)
 };
 
 } // namespace bloom

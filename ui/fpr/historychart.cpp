@@ -192,6 +192,7 @@ HistoryChart::HistoryChart(QWidget *parent)
         auto *l = new QLabel(this);
         l->setObjectName(QLatin1String(name));
         l->setWordWrap(true);
+        l->setTextFormat(Qt::PlainText); // the history's errors are the server's words
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         return l;
     };

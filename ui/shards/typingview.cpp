@@ -40,6 +40,7 @@ TypingView::TypingView(ShardSession *session, QWidget *parent)
                         this);
     mState->setObjectName(QStringLiteral("shardState"));
     mState->setWordWrap(true);
+    mState->setTextFormat(Qt::PlainText); // a shard's error is the server's text
 
     // Live typing.
     auto *live = new QGroupBox(tr("Type a username: every keystroke is a check"), this);

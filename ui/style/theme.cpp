@@ -7,7 +7,9 @@
 #include <QGuiApplication>
 #include <QLayout>
 #include <QLegend>
+#include <QMainWindow>
 #include <QScreen>
+#include <QScrollArea>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTimer>
@@ -258,8 +260,25 @@ void fitToScreen(QWidget *window, const QSize &preferred)
     window->ensurePolished();
     if (window->layout())
         window->layout()->activate();
-    if (const QScreen *screen = window->screen() ? window->screen() : QGuiApplication::primaryScreen())
+    if (const QScreen *screen = window->screen() ? window->screen() : QGuiApplication::primaryScreen()) {
         size = size.boundedTo(screen->availableSize() * 0.9);
+        // A screen smaller than the window's least size (a projector's 1280 x 720 at scale 2 is 640 x 360):
+        // the window still fits, and its content scrolls rather than being cut or running off the screen.
+        auto *main = qobject_cast<QMainWindow *>(window);
+        const QSize least = window->minimumSizeHint(), avail = screen->availableSize();
+        if (main && main->centralWidget() && !qobject_cast<QScrollArea *>(main->centralWidget()) &&
+            (least.width() > avail.width() || least.height() > avail.height())) {
+            QWidget *content = main->takeCentralWidget();
+            auto *scroll = new QScrollArea(main);
+            scroll->setObjectName(QStringLiteral("fitToScreenScroll"));
+            scroll->setWidgetResizable(true);
+            scroll->setFrameShape(QFrame::NoFrame);
+            scroll->setWidget(content);
+            main->setCentralWidget(scroll);
+            if (window->layout())
+                window->layout()->activate();
+        }
+    }
     window->resize(size.expandedTo(window->minimumSizeHint().boundedTo(size)));
     // Word-wrapped labels know their minimum only once laid out: fit again when the window is up,
     // unless someone sized it since (a user, --screenshot).

@@ -74,7 +74,8 @@ NiceTimeAxis niceTimeAxis(const QDateTime &lo, const QDateTime &hi, int ticks = 
 QColor seriesColour(const QColor &wanted, const QPalette &p);
 
 /** Sizes a top-level window to `preferred`, or to 90% of its screen's available area when that is
- *  smaller (HiDPI at QT_SCALE_FACTOR=2, small laptops); its minimum stays within 900 x 600. */
+ *  smaller (HiDPI at QT_SCALE_FACTOR=2, small laptops); its minimum stays within 900 x 600. On a screen
+ *  smaller than a main window's minimum, its central widget scrolls, so the window still fits. */
 void fitToScreen(QWidget *window, const QSize &preferred);
 
 /** A chart drawn in the widget's palette: background, title, axes, grid and legend (series keep their pens). */

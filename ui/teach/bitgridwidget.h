@@ -7,9 +7,11 @@
 namespace bloom {
 
 /**
- * Every bit of a sandbox filter, drawn and labelled: set bits filled, a blocked filter's chunks one
- * row each. The current step's positions are outlined (green: already set, red: was 0), and under a
- * false positive's bits the names that set them.
+ * Every bit of a sandbox filter, drawn and numbered: set bits filled, a blocked filter's chunks one
+ * row each. Cells big enough carry their number; smaller ones get a ruler of column numbers above
+ * and the row's first bit (or chunk) to the left, so every bit can still be named. The current
+ * step's positions are outlined (green: already set, red: was 0), and under a false positive's bits
+ * the names that set them. A counting filter shows each cell's count.
  */
 class BitGridWidget : public QWidget {
     Q_OBJECT
@@ -23,8 +25,13 @@ public:
     void clearHighlight();
     /** Drawn small, without labels (the side-by-side view). */
     void setCompact(bool compact);
+    /** Each cell shows its counter (a counting filter) rather than its bit number. */
+    void setShowCounts(bool counts);
 
     int columns() const;
+    int cellSize() const;
+    /** Numbers are drawn in the cells (else the ruler and row captions number them). */
+    bool numbersInCells() const;
     QRect cellRect(quint64 bit) const;
     qint64 bitAt(const QPoint &p) const;
     QSize sizeHint() const override;
@@ -35,8 +42,15 @@ protected:
     bool event(QEvent *e) override;
 
 private:
-    int cellSize() const;
-    QPoint origin() const;
+    struct Layout {
+        int columns = 1, cell = 10, rowHeight = 10, left = 64, top = 4;
+        bool ruler = false, labels = false;
+    };
+    Layout layoutFor(int columns) const;
+    Layout currentLayout() const;
+    QRect cellRectIn(const Layout &l, quint64 bit) const;
+    QString bitName(quint64 b) const;
+    QFont smallFont(int cell) const;
 
     const SandboxFilter *mFilter = nullptr;
     QList<quint64> mPositions;
@@ -44,6 +58,7 @@ private:
     QList<QByteArray> mLabels;
     bool mTested = false;
     bool mCompact = false;
+    bool mCounts = false;
 };
 
 } // namespace bloom

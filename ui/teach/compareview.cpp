@@ -5,6 +5,7 @@
 #include "model/fprmodel.h"
 #include "teach/bitgridwidget.h"
 
+#include <QAreaSeries>
 #include <QChartView>
 #include <QComboBox>
 #include <QGridLayout>
@@ -15,8 +16,12 @@
 #include <QScatterSeries>
 #include <QSlider>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QValueAxis>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace bloom {
 
@@ -24,7 +29,10 @@ namespace {
 
 const QColor ClassicColour(0x7b, 0x3f, 0xbf);
 const QColor BlockedColour(0x1e, 0x88, 0xc8);
+const QColor NowColour(0xf0, 0x9a, 0x1c);
 constexpr double FprFloor = 1e-5;
+constexpr int SpreadPoints = 24;
+constexpr int MeasureProbes = 4000;
 
 struct Size {
     int chunkLog2, bitsLog2;
@@ -36,6 +44,29 @@ QString percent(double v)
     return QStringLiteral("%1%").arg(100.0 * v, 0, 'f', v < 0.001 ? 4 : 3);
 }
 
+/** The filter's own rate, from its fill: what a never-added name meets on average. */
+double fillRate(const SandboxFilter &f)
+{
+    const quint64 b = f.chunkBits();
+    double sum = 0;
+    for (quint64 c = 0; c < f.size() / b; ++c) {
+        quint64 set = 0;
+        for (quint64 i = 0; i < b; ++i)
+            set += f.bit(c * b + i) ? 1 : 0;
+        sum += std::pow(double(set) / double(b), f.k());
+    }
+    return sum / double(f.size() / b);
+}
+
+QList<QPointF> abovefloor(const QList<QPointF> &points)
+{
+    QList<QPointF> out;
+    for (const QPointF &p : points)
+        if (p.y() >= FprFloor)
+            out << p;
+    return out;
+}
+
 } // namespace
 
 CompareView::CompareView(QWidget *parent)
@@ -43,9 +74,11 @@ CompareView::CompareView(QWidget *parent)
 {
     mSize = new QComboBox(this);
     mSize->setAccessibleName(tr("Filter size"));
-    mSize->addItem(tr("1,024 bits: classic, or 16 chunks x 64"));
-    mSize->addItem(tr("4,096 bits: classic, or 64 chunks x 64"));
-    mSize->addItem(tr("16,384 bits: classic, or 128 chunks x 128"));
+    mSize->setObjectName(QStringLiteral("compareSize"));
+    mSize->addItem(tr("1,024 bits = 16 x 64"));
+    mSize->addItem(tr("4,096 bits = 64 x 64"));
+    mSize->addItem(tr("16,384 bits = 128 x 128"));
+    mSize->setToolTip(tr("Both filters' size; the blocked one as chunks x bits a chunk"));
     mSize->setCurrentIndex(1);
     mK = new QSpinBox(this);
     mK->setAccessibleName(tr("Positions a name (k)"));
@@ -55,60 +88,87 @@ CompareView::CompareView(QWidget *parent)
     mN = new QSlider(Qt::Horizontal, this);
     mN->setAccessibleName(tr("Names added"));
     mN->setObjectName(QStringLiteral("compareNames"));
+    mN->setMinimumWidth(80);
     mNLabel = new QLabel(this);
-    mNLabel->setMinimumWidth(90);
+    mBitsButton = new QToolButton(this);
+    mBitsButton->setText(tr("Bit arrays"));
+    mBitsButton->setAccessibleName(tr("Show the bit arrays instead of the chart"));
+    mBitsButton->setObjectName(QStringLiteral("compareBits"));
+    mBitsButton->setCheckable(true);
+    mBitsButton->setVisible(false);
+    connect(mBitsButton, &QToolButton::toggled, this, &CompareView::showBits);
     auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Equal size:"), this));
     controls->addWidget(mSize);
     controls->addWidget(mK);
-    controls->addSpacing(16);
-    controls->addWidget(new QLabel(tr("names added:"), this));
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("names:"), this));
     controls->addWidget(mN, 1);
     controls->addWidget(mNLabel);
+    controls->addWidget(mBitsButton);
 
-    mClassicGrid = new BitGridWidget(this);
+    mGrids = new QWidget(this);
+    mClassicGrid = new BitGridWidget(mGrids);
     mClassicGrid->setCompact(true);
-    mBlockedGrid = new BitGridWidget(this);
+    mClassicGrid->setAccessibleName(tr("The classic filter's bits"));
+    mBlockedGrid = new BitGridWidget(mGrids);
     mBlockedGrid->setCompact(true);
+    mBlockedGrid->setAccessibleName(tr("The blocked filter's bits"));
     auto *classicTitle = new QLabel(tr("<b style='color:%1'>Classic</b>: k positions anywhere in the array, "
                                        "md5(\"i:\" + name) mod m")
                                         .arg(theme::textOn(ClassicColour, palette())),
-                                    this);
+                                    mGrids);
     auto *blockedTitle = new QLabel(tr("<b style='color:%1'>Blocked</b>: all k positions in one chunk (one row "
                                        "a chunk), as username_bits")
                                         .arg(theme::textOn(BlockedColour, palette())),
-                                    this);
+                                    mGrids);
     classicTitle->setWordWrap(true);
     blockedTitle->setWordWrap(true);
+    auto *grids = new QGridLayout(mGrids);
+    grids->setContentsMargins(0, 0, 0, 0);
+    grids->addWidget(classicTitle, 0, 0);
+    grids->addWidget(blockedTitle, 0, 1);
+    grids->addWidget(mClassicGrid, 1, 0);
+    grids->addWidget(mBlockedGrid, 1, 1);
+    grids->setRowStretch(1, 1);
 
     auto *chart = new QChart;
     chart->setTitle(tr("False-positive rate against names added"));
+    const QColor classic = theme::seriesColour(ClassicColour, palette());
+    const QColor blocked = theme::seriesColour(BlockedColour, palette());
     mClassicModel = new QLineSeries(chart);
     mClassicModel->setName(tr("classic, model"));
-    const QColor classic = theme::seriesColour(ClassicColour, palette());
-    const QColor blockedColour = theme::seriesColour(BlockedColour, palette());
     mClassicModel->setPen(QPen(classic, 2));
     mBlockedModel = new QLineSeries(chart);
     mBlockedModel->setName(tr("blocked, model"));
-    mBlockedModel->setPen(QPen(blockedColour, 2));
+    mBlockedModel->setPen(QPen(blocked, 2));
+    const auto band = [chart](const QColor &c, const QString &name) {
+        auto *a = new QAreaSeries(new QLineSeries(chart), new QLineSeries(chart));
+        QColor fill = c;
+        fill.setAlpha(60);
+        a->setBrush(fill);
+        a->setPen(Qt::NoPen);
+        a->setName(name);
+        return a;
+    };
+    mClassicBand = band(classic, tr("classic, %1 other name sets").arg(SpreadSets));
+    mBlockedBand = band(blocked, tr("blocked, %1 other name sets").arg(SpreadSets));
     mClassicMeasured = new QScatterSeries(chart);
-    mClassicMeasured->setName(tr("classic, measured"));
+    mClassicMeasured->setName(tr("classic, this set measured"));
     mClassicMeasured->setColor(classic);
     mClassicMeasured->setBorderColor(classic);
     mClassicMeasured->setMarkerSize(8);
     mBlockedMeasured = new QScatterSeries(chart);
-    mBlockedMeasured->setName(tr("blocked, measured"));
-    mBlockedMeasured->setColor(blockedColour);
-    mBlockedMeasured->setBorderColor(blockedColour);
+    mBlockedMeasured->setName(tr("blocked, this set measured"));
+    mBlockedMeasured->setColor(blocked);
+    mBlockedMeasured->setBorderColor(blocked);
     mBlockedMeasured->setMarkerSize(8);
     mBlockedMeasured->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     mNow = new QScatterSeries(chart);
-    mNow->setName(tr("now"));
-    mNow->setColor(theme::seriesColour(QColor(0xf0, 0x9a, 0x1c), palette()));
+    mNow->setColor(theme::seriesColour(NowColour, palette()));
     mNow->setBorderColor(mNow->color());
     mNow->setMarkerSize(13);
-    for (QAbstractSeries *s : std::initializer_list<QAbstractSeries *>{mClassicModel, mBlockedModel, mClassicMeasured,
-                                                                       mBlockedMeasured, mNow})
+    for (QAbstractSeries *s : std::initializer_list<QAbstractSeries *>{
+             mClassicBand, mBlockedBand, mClassicModel, mBlockedModel, mClassicMeasured, mBlockedMeasured, mNow})
         chart->addSeries(s);
     mNAxis = new QValueAxis(chart);
     mNAxis->setTitleText(tr("names"));
@@ -117,17 +177,18 @@ CompareView::CompareView(QWidget *parent)
     mFprAxis->setBase(10);
     mFprAxis->setLabelFormat(QStringLiteral("%g"));
     mFprAxis->setRange(FprFloor, 1);
-    mFprAxis->setTitleText(tr("false-positive rate"));
+    mFprAxis->setTitleText(tr("false-positive rate (none drawn below 1e-5)"));
     chart->addAxis(mNAxis, Qt::AlignBottom);
     chart->addAxis(mFprAxis, Qt::AlignLeft);
     for (QAbstractSeries *s : chart->series()) {
         s->attachAxis(mNAxis);
         s->attachAxis(mFprAxis);
     }
-    chart->legend()->setAlignment(Qt::AlignRight); // five entries: a column never cuts their names
-    auto *chartView = new QChartView(chart, this);
-    chartView->setRenderHint(QPainter::Antialiasing);
-    chartView->setAccessibleName(tr("FPR against names, classic and blocked"));
+    chart->legend()->setAlignment(Qt::AlignRight); // a column never cuts their names
+    mChartView = new QChartView(chart, this);
+    mChartView->setRenderHint(QPainter::Antialiasing);
+    mChartView->setAccessibleName(tr("FPR against names, classic and blocked"));
+    mChartView->setMinimumSize(200, 150);
     theme::styleChart(chart, palette());
 
     mSummary = new QLabel(this);
@@ -135,16 +196,9 @@ CompareView::CompareView(QWidget *parent)
     mSummary->setWordWrap(true);
     mSummary->setTextFormat(Qt::RichText);
 
-    auto *grids = new QGridLayout;
-    grids->addWidget(classicTitle, 0, 0);
-    grids->addWidget(blockedTitle, 0, 1);
-    grids->addWidget(mClassicGrid, 1, 0);
-    grids->addWidget(mBlockedGrid, 1, 1);
-    auto *left = new QVBoxLayout;
-    left->addLayout(grids, 1);
     auto *body = new QHBoxLayout;
-    body->addLayout(left, 1);
-    body->addWidget(chartView, 1);
+    body->addWidget(mGrids, 1);
+    body->addWidget(mChartView, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(body, 1);
@@ -153,17 +207,49 @@ CompareView::CompareView(QWidget *parent)
     connect(mSize, &QComboBox::currentIndexChanged, this, &CompareView::rebuild);
     connect(mK, &QSpinBox::valueChanged, this, &CompareView::rebuild);
     connect(mN, &QSlider::valueChanged, this, &CompareView::refill);
-    rebuild();
+    // Built when first shown: its 12 name sets cost half a second the step-by-step tab need not wait for.
+}
+
+void CompareView::ensureBuilt() const
+{
+    if (!mClassic)
+        const_cast<CompareView *>(this)->rebuild();
+}
+
+void CompareView::showEvent(QShowEvent *event)
+{
+    ensureBuilt();
+    QWidget::showEvent(event);
 }
 
 void CompareView::setNames(int n)
 {
+    ensureBuilt();
     mN->setValue(n);
 }
 
 int CompareView::names() const
 {
+    ensureBuilt();
     return mN->value();
+}
+
+void CompareView::setPresentation(bool on)
+{
+    // The projector has room for the chart or the two bit arrays, one at a time (the button swaps).
+    mPresentation = on;
+    mBitsButton->setVisible(on);
+    // No room for a legend of seven entries: the summary's first line is the key.
+    mChartView->chart()->legend()->setVisible(!on);
+    mFprAxis->setTitleText(on ? tr("FPR") : tr("false-positive rate (none drawn below 1e-5)"));
+    showBits(on && mBitsButton->isChecked());
+    mSummary->setText(summary());
+}
+
+void CompareView::showBits(bool bits)
+{
+    mGrids->setVisible(!mPresentation || bits);
+    mChartView->setVisible(!mPresentation || !bits);
 }
 
 void CompareView::rebuild()
@@ -175,16 +261,52 @@ void CompareView::rebuild()
     // Up to where the classic rate passes 20%.
     const int maxN = int(m / 3.0);
     mNamePool = demoNames(maxN, 11);
-    // The model curves and, every twelfth of the way, a measurement on fresh filters.
-    mClassicModel->clear();
-    mBlockedModel->clear();
-    mClassicMeasured->clear();
-    mBlockedMeasured->clear();
+    // The models (exact: each filter's fill varies, and its rate with it) ...
+    QList<QPointF> classicModel, blockedModel;
     for (int i = 1; i <= 120; ++i) {
-        const double n = maxN * i / 120.0;
-        mClassicModel->append(n, qMax(FprFloor, fpr::standard(n, m, k)));
-        mBlockedModel->append(n, qMax(FprFloor, fpr::blocked(n, *g)));
+        const qint64 n = qint64(std::llround(maxN * i / 120.0));
+        classicModel << QPointF(double(n), fpr::standardExact(n, m, k));
+        blockedModel << QPointF(double(n), fpr::blockedExact(n, g->chunks(), g->chunkBits(), k));
     }
+    mClassicModel->replace(abovefloor(classicModel));
+    mBlockedModel->replace(abovefloor(blockedModel));
+    // ... the spread of other sets of names: each filter's own rate, from its fill ...
+    mSpreadN.clear();
+    for (auto &s : mSpread)
+        s = QList<double>(SpreadPoints, 0.0);
+    for (int i = 1; i <= SpreadPoints; ++i)
+        mSpreadN << double(maxN * i / SpreadPoints);
+    for (int set = 0; set < SpreadSets; ++set) {
+        const QList<QByteArray> names = demoNames(maxN, 101 + quint32(set));
+        auto c = SandboxFilter::classic(quint64(m), k);
+        auto b = SandboxFilter::blocked(*g);
+        int added = 0;
+        for (int i = 0; i < SpreadPoints; ++i) {
+            for (; added < int(mSpreadN[i]); ++added) {
+                (void)c->add(names[added]);
+                (void)b->add(names[added]);
+            }
+            const double rc = fillRate(*c), rb = fillRate(*b);
+            mSpread[0][i] = set == 0 ? rc : std::min(mSpread[0][i], rc);
+            mSpread[1][i] = set == 0 ? rc : std::max(mSpread[1][i], rc);
+            mSpread[2][i] = set == 0 ? rb : std::min(mSpread[2][i], rb);
+            mSpread[3][i] = set == 0 ? rb : std::max(mSpread[3][i], rb);
+        }
+    }
+    const auto setBand = [this](QAreaSeries *a, int lo) {
+        QList<QPointF> upper, lower;
+        for (int i = 0; i < SpreadPoints; ++i)
+            if (mSpread[size_t(lo + 1)][i] >= FprFloor) { // a band clipped at the floor, never drawn on it
+                upper << QPointF(mSpreadN[i], mSpread[size_t(lo + 1)][i]);
+                lower << QPointF(mSpreadN[i], std::max(FprFloor, mSpread[size_t(lo)][i]));
+            }
+        a->upperSeries()->replace(upper);
+        a->lowerSeries()->replace(lower);
+    };
+    setBand(mClassicBand, 0);
+    setBand(mBlockedBand, 2);
+    // ... and this set measured by probing, every twelfth of the way.
+    QList<QPointF> classicMeasured, blockedMeasured;
     auto classic = SandboxFilter::classic(quint64(m), k);
     auto blocked = SandboxFilter::blocked(*g);
     int added = 0;
@@ -194,13 +316,15 @@ void CompareView::rebuild()
             (void)classic->add(mNamePool[added]);
             (void)blocked->add(mNamePool[added]);
         }
-        const double mc = classic->measuredFpr(4000, 100 + quint32(step));
-        const double mb = blocked->measuredFpr(4000, 100 + quint32(step));
+        const double mc = classic->measuredFpr(MeasureProbes, 100 + quint32(step));
+        const double mb = blocked->measuredFpr(MeasureProbes, 100 + quint32(step));
         if (mc > 0)
-            mClassicMeasured->append(upto, mc);
+            classicMeasured << QPointF(upto, mc);
         if (mb > 0)
-            mBlockedMeasured->append(upto, mb);
+            blockedMeasured << QPointF(upto, mb);
     }
+    mClassicMeasured->replace(abovefloor(classicMeasured));
+    mBlockedMeasured->replace(abovefloor(blockedMeasured));
     const theme::NiceAxis x = theme::niceAxis(0, maxN, 4);
     mNAxis->setRange(0, x.max);
     mNAxis->setTickCount(x.tickCount());
@@ -227,13 +351,43 @@ void CompareView::refill()
     }
     mClassicGrid->setFilter(&*mClassic);
     mBlockedGrid->setFilter(&*mBlocked);
-    mRates = {mClassic->measuredFpr(20000, 7), mClassic->modelFpr(), mBlocked->measuredFpr(20000, 7),
-              mBlocked->modelFpr()};
-    mNLabel->setText(tr("n = %1").arg(n));
+    mRates = {mClassic->measuredFpr(20000, 7), fpr::standardExact(n, double(g->totalBits()), mK->value()),
+              mBlocked->measuredFpr(20000, 7), fpr::blockedExact(n, g->chunks(), g->chunkBits(), mK->value())};
+    mNLabel->setText(n == 1 ? tr("n = 1") : tr("n = %1").arg(n));
+    // Now: this set measured at n (not the model: those are the curves), labelled.
     mNow->clear();
-    mNow->append(n, qMax(FprFloor, mRates[1]));
-    mNow->append(n, qMax(FprFloor, mRates[3]));
+    for (double r : {mRates[0], mRates[2]})
+        if (r >= FprFloor)
+            mNow->append(n, r);
+    mNow->setName(tr("now (n = %1), measured").arg(n));
     mSummary->setText(summary());
+    emit changed();
+}
+
+qsizetype CompareView::nearestSpread(int n) const
+{
+    qsizetype best = 0;
+    for (qsizetype i = 1; i < mSpreadN.size(); ++i)
+        if (std::abs(mSpreadN[i] - n) < std::abs(mSpreadN[best] - n))
+            best = i;
+    return best;
+}
+
+double CompareView::spreadN(int n) const
+{
+    return mSpreadN.value(nearestSpread(n));
+}
+
+std::array<double, 4> CompareView::spreadAt(int n) const
+{
+    ensureBuilt();
+    const qsizetype best = nearestSpread(n);
+    return {mSpread[0].value(best), mSpread[1].value(best), mSpread[2].value(best), mSpread[3].value(best)};
+}
+
+double CompareView::blockedFormula() const
+{
+    return mBlocked ? fpr::blocked(names(), mBlocked->geometry()) : 0;
 }
 
 QString CompareView::summary() const
@@ -241,19 +395,42 @@ QString CompareView::summary() const
     if (!mClassic)
         return {};
     const double m = double(mClassic->size());
-    return tr("%1 names in %2 bits (%3 bits a name), k = %4. <b style='color:%5'>Classic</b>: measured %6, "
-              "model %7. <b style='color:%8'>Blocked</b> (%9-bit chunks): measured %10, model %11. Keeping a name "
-              "in one chunk costs a little accuracy because chunks do not fill evenly; the bigger the chunk, the "
-              "smaller the cost - at the reference's 8,192-bit chunks it is 0.585% against 0.578%.")
-        .arg(names())
-        .arg(qint64(m))
-        .arg(names() ? m / names() : 0.0, 0, 'f', 1)
-        .arg(mClassic->k())
-        .arg(theme::textOn(ClassicColour, palette()))
-        .arg(percent(mRates[0]), percent(mRates[1]))
-        .arg(theme::textOn(BlockedColour, palette()))
-        .arg(mBlocked->chunkBits())
-        .arg(percent(mRates[2]), percent(mRates[3]));
+    const QString numbers =
+        tr("%1 names in %2 bits (%3 bits a name), k = %4. <b style='color:%5'>Classic</b>: measured %6, model %7. "
+           "<b style='color:%8'>Blocked</b> (%9-bit chunks): measured %10, model %11.")
+            .arg(names())
+            .arg(qint64(m))
+            .arg(names() ? m / names() : 0.0, 0, 'f', 1)
+            .arg(mClassic->k())
+            .arg(theme::textOn(ClassicColour, palette()))
+            .arg(percent(mRates[0]), percent(mRates[1]))
+            .arg(theme::textOn(BlockedColour, palette()))
+            .arg(mBlocked->chunkBits())
+            .arg(percent(mRates[2]), percent(mRates[3]));
+    const auto spread = spreadAt(names());
+    const QString band = tr(" At n = %1 the %2 other sets of names ran from %3 to %4 (classic) and %5 to %6 (blocked).")
+                             .arg(qint64(spreadN(names())))
+                             .arg(SpreadSets)
+                             .arg(percent(spread[0]), percent(spread[1]), percent(spread[2]), percent(spread[3]));
+    if (mPresentation)
+        return tr("Lines: the models; shaded: %1 other sets of names; dots: this set measured; <b style='color:%2'>"
+                  "orange</b>: now.<br>")
+                   .arg(SpreadSets)
+                   .arg(theme::textOn(NowColour, palette())) +
+               numbers + band;
+    const double formula = blockedFormula();
+    return numbers + band +
+           tr(" Keeping a name in one chunk costs a little accuracy because chunks do not fill evenly; the bigger "
+              "the chunk, the smaller the cost (the reference's 8,192-bit chunks: 0.585% against 0.578%). The "
+              "models are exact for random names; the reference's formula, which puts every chunk at its expected "
+              "fill, says %1 for the blocked filter here (%2%3%) - a chunk's fill varies, and its rate with it. "
+              "The shaded bands are %4 other sets of names: one set's rate lies anywhere in them. The dots measure "
+              "this set with %5 never-added names: a rate of 0.1% is about 4 hits, give or take 2.")
+               .arg(percent(formula))
+               .arg(formula < mRates[3] ? QStringLiteral("-") : QStringLiteral("+"))
+               .arg(std::abs(100.0 * (formula / qMax(1e-12, mRates[3]) - 1.0)), 0, 'f', 1)
+               .arg(SpreadSets)
+               .arg(MeasureProbes);
 }
 
 } // namespace bloom

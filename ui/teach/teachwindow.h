@@ -1,31 +1,25 @@
 #pragma once
 
-#include "teach/sandbox.h"
+#include "teach/timeline.h"
 
 #include <QMainWindow>
 
-#include <optional>
-
-class QComboBox;
-class QLabel;
-class QLineEdit;
-class QListWidget;
-class QPushButton;
-class QSlider;
-class QSpinBox;
+class QAction;
 class QTabWidget;
-class QTimer;
 
 namespace bloom {
 
 class BitGridWidget;
 class CompareView;
+class LessonsView;
 class StatusLabel;
+class StepPage;
 
 /**
  * Teaching mode (`bloomscope --teach`): an in-memory filter, no database. Add and check names and
  * watch each step: hash, positions, bits, verdict; false positives are explained by the names that
- * set their bits. Opens on the reference's own example (m = 16, k = 3).
+ * set their bits. Every add and check is an entry of one timeline the teacher can pause, step back
+ * through and jump in. Opens on the reference's own example (m = 16, k = 3). F11: presentation mode.
  */
 class TeachWindow : public QMainWindow {
     Q_OBJECT
@@ -33,77 +27,69 @@ public:
     explicit TeachWindow(QWidget *parent = nullptr);
     ~TeachWindow() override;
 
-    enum class Action { Add, Check };
+    using Action = Timeline::Action;
 
-    /** A new empty filter of the scheme and size in the controls. */
+    /** A new empty filter of the scheme and size in the controls (no question asked). */
     bool newFilter();
-    /** m = 16, k = 3; add ada and grace; check ada, alan and bjarne. */
+    /** m = 16, k = 3; add ada and grace; check ada, alan and bjarne (no question asked). */
     void playReferenceExample();
-    /** Queues an add or check; false (and the reason shown) for a name the core rule refuses. */
+    /** Appends an add or check to the timeline; false (and the reason shown) for a name the core rule refuses. */
     bool enqueue(Action action, const QString &name);
     /** Milliseconds a step of the animation lasts (0: no animation). */
     void setStepMs(int ms);
     bool idle() const;
     void showCompare();
+    void showLessons();
+    /** Larger type and bits, the filter's controls, menus and status bar hidden, the whole screen. */
+    void setPresentation(bool on);
+    bool presentation() const { return mPresentation; }
 
-    const SandboxFilter &filter() const { return *mFilter; }
+    const SandboxFilter &filter() const;
+    /** Entries in the timeline. */
+    qsizetype timelineSize() const;
     QStringList logLines() const;
     /** Log rows that are false positives (highlighted). */
     QList<int> falsePositiveRows() const;
     QString hashText() const; ///< the hash panel as plain text
-    BitGridWidget *grid() const { return mGrid; }
+    BitGridWidget *grid() const;
+    StepPage *stepPage() const { return mStep; }
     CompareView *compareView() const { return mCompare; }
+    LessonsView *lessonsView() const { return mLessons; }
 
     bool saveSession(const QString &path, QString *error);
     bool openSession(const QString &path, QString *error);
     bool exportPicture(const QString &path);
+    /** The hash lines, the bit array and the verdict as .svg, .pdf or .png. */
+    bool exportSlide(const QString &path, QString *error);
+    /** The timeline as a CSV table. */
+    bool exportLog(const QString &path, QString *error);
 
 signals:
     void idleNow();
 
 protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
-    struct Op {
-        Action action;
-        QByteArray name;
-        SandboxFilter::Trace trace;
-        int phase = 0;
-    };
-
-    void startNext();
-    void advance();
-    void render();
-    void finishOp();
-    void configureControls();
     void updateStatus();
+    void switchTab(int index);
     void chooseSave();
     void chooseOpen();
     void chooseExport();
+    void chooseSlide();
+    void chooseLog();
 
-    std::optional<SandboxFilter> mFilter;
-    QList<Op> mQueue;
-    std::optional<Op> mCurrent;
-    QTimer *mTimer = nullptr;
-    int mStepMs = 450;
+    bool mPresentation = false;
+    bool mShownOnce = false;
+    QFont mBaseFont;
+    QRect mNormalGeometry;
 
     QTabWidget *mTabs = nullptr;
-    QComboBox *mScheme = nullptr;
-    QSpinBox *mBits = nullptr;
-    QSpinBox *mChunks = nullptr;
-    QComboBox *mChunkBits = nullptr;
-    QSpinBox *mK = nullptr;
-    QLineEdit *mName = nullptr;
-    QPushButton *mAdd = nullptr;
-    QPushButton *mCheck = nullptr;
-    QSlider *mSpeed = nullptr;
-    QLabel *mHash = nullptr;
-    QLabel *mVerdict = nullptr;
-    StatusLabel *mStatus = nullptr;
-    BitGridWidget *mGrid = nullptr;
-    QListWidget *mLog = nullptr;
+    StepPage *mStep = nullptr;
     CompareView *mCompare = nullptr;
+    LessonsView *mLessons = nullptr;
+    StatusLabel *mStatus = nullptr;
+    QAction *mPresentAction = nullptr;
 };
 
 } // namespace bloom

@@ -1,0 +1,157 @@
+#include "teach/timeline.h"
+
+#include "model/name.h"
+
+#include <QJsonArray>
+
+namespace bloom {
+
+Timeline::Timeline(const SandboxFilter &empty)
+    : mEmpty(empty.emptyCopy())
+{
+}
+
+Result<qsizetype> Timeline::append(Action action, const QByteArray &name, Origin origin)
+{
+    if (auto v = validateName(name); !v)
+        return v.error();
+    mEntries.append(Entry{action, name, origin});
+    return mEntries.size() - 1;
+}
+
+void Timeline::clear()
+{
+    mEntries.clear();
+}
+
+void Timeline::setFilter(const SandboxFilter &empty)
+{
+    mEmpty = empty.emptyCopy();
+}
+
+qsizetype Timeline::addsBefore(qsizetype count) const
+{
+    qsizetype n = 0;
+    for (qsizetype i = 0; i < count && i < mEntries.size(); ++i)
+        n += mEntries[i].action == Action::Add ? 1 : 0;
+    return n;
+}
+
+SandboxFilter Timeline::stateAfter(qsizetype count) const
+{
+    SandboxFilter f = mEmpty;
+    for (qsizetype i = 0; i < count && i < mEntries.size(); ++i)
+        if (mEntries[i].action == Action::Add)
+            (void)f.add(mEntries[i].name); // validated when appended
+    return f;
+}
+
+SandboxFilter::Trace Timeline::traceOf(qsizetype i) const
+{
+    SandboxFilter before = stateAfter(i);
+    return *before.trace(mEntries[i].name);
+}
+
+QList<SandboxFilter::Trace> Timeline::traces() const
+{
+    QList<SandboxFilter::Trace> out;
+    out.reserve(mEntries.size());
+    SandboxFilter f = mEmpty;
+    for (const Entry &e : mEntries) {
+        out << *f.trace(e.name);
+        if (e.action == Action::Add)
+            (void)f.add(e.name);
+    }
+    return out;
+}
+
+QString Timeline::line(Action action, const SandboxFilter::Trace &t)
+{
+    return action == Action::Add ? QStringLiteral("add ") + t.describeAdd() : QStringLiteral("check ") + t.explain();
+}
+
+QJsonObject Timeline::toJson(qsizetype position) const
+{
+    QJsonObject o = mEmpty.toJson();
+    o.insert(QStringLiteral("format"), QStringLiteral("bloomscope-session-2"));
+    o.remove(QStringLiteral("names"));
+    QJsonArray entries;
+    for (const Entry &e : mEntries)
+        entries.append(QJsonObject{
+            {QStringLiteral("action"), e.action == Action::Add ? QStringLiteral("add") : QStringLiteral("check")},
+            {QStringLiteral("name"), QString::fromUtf8(e.name)},
+            {QStringLiteral("origin"),
+             e.origin == Origin::Example ? QStringLiteral("example") : QStringLiteral("class")}});
+    o.insert(QStringLiteral("timeline"), entries);
+    o.insert(QStringLiteral("position"), qint64(qBound<qsizetype>(0, position, mEntries.size())));
+    return o;
+}
+
+Result<Timeline> Timeline::fromJson(const QJsonObject &o, qsizetype *position)
+{
+    const QString format = o.value(QLatin1String("format")).toString();
+    const bool v2 = format == QLatin1String("bloomscope-session-2");
+    if (!v2 && format != QLatin1String("bloomscope-sandbox-1"))
+        return makeError(ErrorKind::BadInput,
+                         QStringLiteral("not a Bloomscope session (format bloomscope-session-2 or -sandbox-1)"));
+    // The filter's scheme and size, read by the sandbox's own reader without names.
+    QJsonObject spec = o;
+    spec.insert(QStringLiteral("format"), QStringLiteral("bloomscope-sandbox-1"));
+    spec.remove(QStringLiteral("names"));
+    auto empty = SandboxFilter::fromJson(spec);
+    if (!empty)
+        return empty.error();
+    Timeline t(*empty);
+    const auto bad = [](const QString &name, const Error &e) {
+        return makeError(ErrorKind::BadInput, QStringLiteral("the session's name '%1': %2").arg(name, e.message));
+    };
+    if (v2) {
+        for (const QJsonValue &v : o.value(QLatin1String("timeline")).toArray()) {
+            const QJsonObject e = v.toObject();
+            const QString action = e.value(QLatin1String("action")).toString();
+            if (action != QLatin1String("add") && action != QLatin1String("check"))
+                return makeError(ErrorKind::BadInput, QStringLiteral("unknown action '%1'").arg(action),
+                                 QStringLiteral("the actions are add and check"));
+            const QString name = e.value(QLatin1String("name")).toString();
+            auto a = t.append(action == QLatin1String("add") ? Action::Add : Action::Check, name.toUtf8(),
+                              e.value(QLatin1String("origin")).toString() == QLatin1String("example") ? Origin::Example
+                                                                                                      : Origin::Class);
+            if (!a)
+                return bad(name, a.error());
+        }
+        if (position)
+            *position = qBound<qsizetype>(0, o.value(QLatin1String("position")).toInteger(t.size()), t.size());
+        return t;
+    }
+    // Format 1 kept the added names and the log's lines: the checks come back from the lines when
+    // the lines' adds are the names, in order; otherwise the names alone.
+    QStringList names;
+    for (const QJsonValue &v : o.value(QLatin1String("names")).toArray())
+        names << v.toString();
+    QList<Entry> fromLog;
+    QStringList logAdds;
+    for (const QJsonValue &v : o.value(QLatin1String("log")).toArray()) {
+        const QString line = v.toString();
+        if (line.startsWith(QLatin1String("add "))) {
+            const QString name = line.mid(4).section(QStringLiteral(": "), 0, 0);
+            logAdds << name;
+            fromLog << Entry{Action::Add, name.toUtf8(), Origin::Class};
+        } else if (line.startsWith(QLatin1String("check "))) {
+            fromLog << Entry{Action::Check, line.mid(6).section(QStringLiteral(" -> "), 0, 0).toUtf8(), Origin::Class};
+        }
+    }
+    QList<Entry> entries = fromLog;
+    if (logAdds != names) {
+        entries.clear();
+        for (const QString &n : names)
+            entries << Entry{Action::Add, n.toUtf8(), Origin::Class};
+    }
+    for (const Entry &e : entries)
+        if (auto a = t.append(e.action, e.name, e.origin); !a)
+            return bad(QString::fromUtf8(e.name), a.error());
+    if (position)
+        *position = t.size();
+    return t;
+}
+
+} // namespace bloom
