@@ -4,6 +4,7 @@
 
 #include "model/explanation.h"
 #include "model/namereader.h"
+#include "postgres/batchcheck.h"
 #include "stdindevice.h"
 
 #include <QFile>
@@ -11,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cstdio>
 #include <unistd.h>
 
 namespace bloom::cli {
@@ -112,29 +114,133 @@ int cmdExplain(Context &c)
     return ExitOk;
 }
 
+namespace {
+
+/** A name as a JSON string's contents: UTF-8 kept, quotes, backslashes and control characters escaped. */
+void appendJsonString(QByteArray &out, QByteArrayView s)
+{
+    static constexpr char Hex[] = "0123456789abcdef";
+    out += '"';
+    for (char ch : s) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
+            out += '\\';
+            out += ch;
+        } else if (u < 0x20) {
+            out += "\\u00";
+            out += Hex[u >> 4];
+            out += Hex[u & 15];
+        } else {
+            out += ch;
+        }
+    }
+    out += '"';
+}
+
+/** stdout written in large pieces, after what the QTextStream held. */
+class RawOut {
+public:
+    explicit RawOut(Context &c) { c.out().flush(); }
+    ~RawOut() { flush(); }
+    QByteArray &buffer() { return mBuffer; }
+    void maybeFlush()
+    {
+        if (mBuffer.size() >= (1 << 18))
+            flush();
+    }
+    void flush()
+    {
+        if (!mBuffer.isEmpty())
+            std::fwrite(mBuffer.constData(), 1, size_t(mBuffer.size()), stdout);
+        std::fflush(stdout);
+        mBuffer.resize(0);
+    }
+
+private:
+    QByteArray mBuffer;
+};
+
+} // namespace
+
 int cmdCheck(Context &c)
 {
     if (c.args().positional.size() < 2)
         return c.usage(QStringLiteral("check takes NAME... or - for stdin"));
-    auto checked = c.checkedNames();
-    if (!checked)
-        return c.fail(checked.error());
-    c.warnIfDamaged();
-    const QList<QByteArray> &names = checked->names;
-    const bool bad = checked->hadBad;
-    const QList<bool> &verdicts = checked->verdicts;
-    if (c.json()) {
-        QJsonArray arr;
-        for (qsizetype i = 0; i < names.size(); ++i)
-            arr.append(QJsonObject{
-                {QStringLiteral("name"), QString::fromUtf8(names[i])},
-                {QStringLiteral("verdict"), verdicts.at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
-        printJson(c, arr);
-    } else {
-        for (qsizetype i = 0; i < names.size(); ++i)
-            c.out() << QString::fromUtf8(names[i]) << '\t' << (verdicts.at(i) ? "maybe" : "free") << '\n';
+    if (c.args().positional.mid(1) != QStringList{QStringLiteral("-")}) {
+        auto checked = c.checkedNames();
+        if (!checked)
+            return c.fail(checked.error());
+        c.warnIfDamaged();
+        const QList<QByteArray> &names = checked->names;
+        const bool bad = checked->hadBad;
+        const QList<bool> &verdicts = checked->verdicts;
+        if (c.json()) {
+            QJsonArray arr;
+            for (qsizetype i = 0; i < names.size(); ++i)
+                arr.append(QJsonObject{
+                    {QStringLiteral("name"), QString::fromUtf8(names[i])},
+                    {QStringLiteral("verdict"), verdicts.at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
+            printJson(c, arr);
+        } else {
+            for (qsizetype i = 0; i < names.size(); ++i)
+                c.out() << QString::fromUtf8(names[i]) << '\t' << (verdicts.at(i) ? "maybe" : "free") << '\n';
+        }
+        return bad ? ExitBadInput : ExitOk;
     }
-    return bad ? ExitBadInput : ExitOk;
+    // check -: names stream from stdin to stdout a block at a time; past the crossover the filter is
+    // read once and every name answered from memory, as of that read's snapshot.
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    BatchCheck batch(**store);
+    StdinDevice in;
+    NameReader reader(&in);
+    RawOut out(c);
+    QByteArray asOf;
+    bool first = true;
+    if (c.json())
+        out.buffer() += '[';
+    auto answered = batch.checkStream(reader, [&](const NameBlock &block, const RowVerdict *verdicts, qsizetype count) {
+        QByteArray &b = out.buffer();
+        if (c.json() && batch.inMemory() && asOf.isEmpty())
+            asOf = batch.snapshot().toString(Qt::ISODateWithMs).toUtf8();
+        for (qsizetype i = 0; i < count; ++i) {
+            const QByteArrayView name = block.name(size_t(i));
+            const char *verdict = verdicts[i] == RowVerdict::Maybe ? "maybe" : "free";
+            if (c.json()) {
+                b += first ? "\n    {\n" : ",\n    {\n";
+                first = false;
+                if (!asOf.isEmpty()) {
+                    b += "        \"as_of\": \"";
+                    b += asOf;
+                    b += "\",\n";
+                }
+                b += "        \"name\": ";
+                appendJsonString(b, name);
+                b += ",\n        \"verdict\": \"";
+                b += verdict;
+                b += "\"\n    }";
+            } else {
+                b += name;
+                b += '\t';
+                b += verdict;
+                b += '\n';
+            }
+            if ((i & 1023) == 1023)
+                out.maybeFlush();
+        }
+        out.maybeFlush();
+        return success();
+    });
+    if (c.json())
+        out.buffer() += first ? "]\n" : "\n]\n";
+    out.flush();
+    for (const BadLine &b : reader.badLines())
+        c.err() << "bloomctl: stdin line " << b.line << ": " << b.reason << " (skipped)\n";
+    if (!answered)
+        return c.fail(answered.error());
+    c.warnIfDamaged();
+    return reader.badLines().isEmpty() ? ExitOk : ExitBadInput;
 }
 
 int cmdAdd(Context &c)
