@@ -267,7 +267,10 @@ int cmdFpr(Context &c)
                                  : " (the reference query over the fill)\n")
             << "model     " << QString::number(sample->model, 'g', 4)
             << " (blocked model at the estimated number of names)\n"
-            << "probes are 'bloomscope-fpr-probe-' + a random UUID (122 random bits): none was ever added.\n";
+            << (batch.inMemory() ? "probes are 'bloomscope-fpr-probe-' + 124 random bits (25 base32 characters): "
+                                   "none was ever added.\n"
+                                 : "probes are 'bloomscope-fpr-probe-' + a random UUID (122 random bits): none was "
+                                   "ever added.\n");
     if (batch.inMemory())
         c.out() << "as of the snapshot read at " << batch.snapshot().toString(Qt::ISODateWithMs)
                 << " (the filter read once, the probes answered in memory)\n";

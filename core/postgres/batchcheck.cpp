@@ -1,6 +1,7 @@
 #include "postgres/batchcheck.h"
 
 #include "model/fprmodel.h"
+#include "model/md5lanes.h"
 #include "postgres/database.h"
 #include "postgres/pgcopy.h"
 #include "postgres/pgerror.h"
@@ -64,28 +65,22 @@ template<class Body> void parallel(qsizetype count, int threads, const Body &bod
 
 constexpr char ProbePrefix[] = "bloomscope-fpr-probe-";
 constexpr int ProbePrefixBytes = int(sizeof ProbePrefix) - 1;
-constexpr int ProbeBytes = ProbePrefixBytes + 36;
+constexpr int ProbeRandomChars = 25; ///< 124 random bits (60 + 64), five a character
+constexpr int ProbeBytes = ProbePrefixBytes + ProbeRandomChars;
+static_assert(ProbeBytes <= md5lanes::MaxBytes, "a probe is one MD5 block, hashed eight at a time");
 
-/** A probe name into `out` (ProbeBytes): the prefix and a version 4 UUID as QUuid writes it
- *  (lowercase, without braces) from 128 random bits, 122 of them kept. */
+/** A probe name into `out` (ProbeBytes): the prefix and 124 of the 128 random bits in lowercase base32
+ *  (a-z, 2-7: nothing for lower() to change). A UUID (36 characters) would make the name two MD5
+ *  blocks, which md5lanes does not take: perf showed the scalar MD5 as most of a 10M sample. */
 void probeName(quint64 hi, quint64 lo, char *out)
 {
-    static constexpr char Hex[] = "0123456789abcdef";
-    std::uint8_t b[16];
-    for (int i = 0; i < 8; ++i) {
-        b[i] = std::uint8_t(hi >> (56 - 8 * i));
-        b[8 + i] = std::uint8_t(lo >> (56 - 8 * i));
-    }
-    b[6] = std::uint8_t((b[6] & 0x0f) | 0x40); // version 4
-    b[8] = std::uint8_t((b[8] & 0x3f) | 0x80); // RFC 4122 variant
+    static constexpr char Base32[] = "abcdefghijklmnopqrstuvwxyz234567";
     std::memcpy(out, ProbePrefix, ProbePrefixBytes);
     char *at = out + ProbePrefixBytes;
-    for (int i = 0; i < 16; ++i) {
-        if (i == 4 || i == 6 || i == 8 || i == 10)
-            *at++ = '-';
-        *at++ = Hex[b[i] >> 4];
-        *at++ = Hex[b[i] & 15];
-    }
+    for (int i = 0; i < 12; ++i, hi >>= 5)
+        *at++ = Base32[hi & 31];
+    for (int i = 0; i < 13; ++i, lo >>= 5)
+        *at++ = Base32[lo & 31];
 }
 
 /** The 95% Wilson score interval of `hits` in `n`. */
