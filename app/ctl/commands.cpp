@@ -37,7 +37,7 @@ Commands:
   add NAME... | -       add names (one UPDATE each; '-' reads names from stdin)
   check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name; a name whose chunk row
                         is NULL or missing is never free: exit 9, naming the chunk.
-                        Many names (past about one per 1.3 KiB of filter: 100,000 for the
+                        Many names (past about one per 2.6 KiB of filter: 50,000 for the
                         reference filter) are streamed: the filter is read once in one
                         snapshot and every name answered from memory on every core, so
                         the answers are as of that snapshot (--json: "as_of" on each)

@@ -198,16 +198,17 @@ int cmdCheck(Context &c)
     RawOut out(c);
     QByteArray asOf;
     bool first = true;
-    if (c.json())
+    const bool json = c.json(); // not a flag lookup a name
+    if (json)
         out.buffer() += '[';
     auto answered = batch.checkStream(reader, [&](const NameBlock &block, const RowVerdict *verdicts, qsizetype count) {
         QByteArray &b = out.buffer();
-        if (c.json() && batch.inMemory() && asOf.isEmpty())
+        if (json && batch.inMemory() && asOf.isEmpty())
             asOf = batch.snapshot().toString(Qt::ISODateWithMs).toUtf8();
         for (qsizetype i = 0; i < count; ++i) {
             const QByteArrayView name = block.name(size_t(i));
             const char *verdict = verdicts[i] == RowVerdict::Maybe ? "maybe" : "free";
-            if (c.json()) {
+            if (json) {
                 b += first ? "\n    {\n" : ",\n    {\n";
                 first = false;
                 if (!asOf.isEmpty()) {
@@ -232,7 +233,7 @@ int cmdCheck(Context &c)
         out.maybeFlush();
         return success();
     });
-    if (c.json())
+    if (json)
         out.buffer() += first ? "]\n" : "\n]\n";
     out.flush();
     for (const BadLine &b : reader.badLines())

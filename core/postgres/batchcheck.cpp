@@ -26,9 +26,12 @@ namespace bloom {
 
 namespace {
 
-/** Bytes of filter per name at the crossover: bench_batch measured the whole reference filter (128
- *  MiB) read by binary COPY in about the time the pipelined check takes for this many names. */
-constexpr qint64 CrossoverBytesPerName = 1342;
+/** Bytes of filter per name at the crossover. bench_batch, on this project's 2-core machine: the whole
+ *  reference filter (128 MiB) comes out by binary COPY in 0.30-0.67 s, the time the pipelined check
+ *  takes for 14,500-36,000 names (47,000-54,000 names/s in those runs; 117,000-130,000 on a quiet
+ *  machine, which would put it near 60,000). 50,000 names for the reference filter sits between;
+ *  below it, at most that many names are held. */
+constexpr qint64 CrossoverBytesPerName = 2684;
 
 /** A worker thread leaves Ctrl-C, SIGTERM and SIGHUP to the thread that started it, whose blocking
  *  read (stdin, the server) they must interrupt; workers see the cancel flag. */
