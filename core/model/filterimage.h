@@ -64,6 +64,7 @@ public:
     qint64 rows() const { return mRowCount; }
 
 private:
+    void prefetch(const Placement *placed, qsizetype count) const;
     enum : std::uint8_t { Missing = 0, Whole = 1, Null = 2 };
     Geometry mGeometry;
     size_t mChunkBytes = 0;
