@@ -185,9 +185,9 @@ private slots:
         QVERIFY(QDateTime::fromString(arr.at(0).toObject().value(QLatin1String("as_of")).toString(), Qt::ISODateWithMs)
                     .isValid());
         // fpr --sample from memory: as of the snapshot, the estimate beside it.
-        const auto [codeFpr, outFpr] = run({QStringLiteral("--json"), QStringLiteral("fpr"), QStringLiteral("--sample"),
-                                            QStringLiteral("200000")},
-                                           QStringLiteral("0"));
+        const auto [codeFpr, outFpr] =
+            run({QStringLiteral("--json"), QStringLiteral("fpr"), QStringLiteral("--sample"), QStringLiteral("200000")},
+                QStringLiteral("0"));
         QCOMPARE(codeFpr, 0);
         const QJsonObject fpr = QJsonDocument::fromJson(outFpr).object();
         QCOMPARE(fpr.value(QLatin1String("probes")).toInteger(), 200000);
@@ -233,9 +233,9 @@ private slots:
             // bloomctl: exit 9 naming the chunk, past the crossover, for check - and fpr --sample.
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.insert(QStringLiteral("BLOOMSCOPE_BATCH_CROSSOVER"), QStringLiteral("0"));
-            for (const QStringList &args : {QStringList{QStringLiteral("check"), QStringLiteral("-")},
-                                            QStringList{QStringLiteral("fpr"), QStringLiteral("--sample"),
-                                                        QStringLiteral("100000")}}) {
+            for (const QStringList &args :
+                 {QStringList{QStringLiteral("check"), QStringLiteral("-")},
+                  QStringList{QStringLiteral("fpr"), QStringLiteral("--sample"), QStringLiteral("100000")}}) {
                 QProcess p;
                 p.setProcessEnvironment(env);
                 p.start(QStringLiteral(BLOOMCTL_PATH), QStringList{QStringLiteral("--db"), mDb} + args);
@@ -293,7 +293,8 @@ private slots:
             QVERIFY(status.open(QIODevice::ReadOnly));
             const QByteArray s = status.readAll();
             const qsizetype at = s.indexOf("VmHWM:");
-            const qint64 peakKiB = s.mid(at + 6, s.indexOf('\n', at) - at - 6).trimmed().split(' ').first().toLongLong();
+            const qint64 peakKiB =
+                s.mid(at + 6, s.indexOf('\n', at) - at - 6).trimmed().split(' ').first().toLongLong();
             QVERIFY2(p.state() == QProcess::Running, p.readAllStandardError().constData());
             QElapsedTimer t;
             t.start();

@@ -186,8 +186,9 @@ private:
     }
     Error foreign(const QString &what) const
     {
-        Error e = makeError(ErrorKind::ForeignFilter, what + QStringLiteral(" (the table changed since it was attached)"),
-                            QStringLiteral("run the command again: it attaches anew"));
+        Error e =
+            makeError(ErrorKind::ForeignFilter, what + QStringLiteral(" (the table changed since it was attached)"),
+                      QStringLiteral("run the command again: it attaches anew"));
         e.retry = Error::Retry::Attach;
         return e;
     }
@@ -252,8 +253,9 @@ Status BatchCheck::readOnce(bool *swapped)
     *swapped = false;
     PGconn *pg = mStore.mDb.pgconn();
     if (!pg)
-        return makeError(ErrorKind::Server, QStringLiteral("reading %1 whole needs the session's libpq connection")
-                                                .arg(mStore.tableText()));
+        return makeError(
+            ErrorKind::Server,
+            QStringLiteral("reading %1 whole needs the session's libpq connection").arg(mStore.tableText()));
     QElapsedTimer timer;
     timer.start();
     const QString what = QStringLiteral("reading %1").arg(mStore.tableText());
@@ -298,7 +300,8 @@ Status BatchCheck::readOnce(bool *swapped)
 
     auto image = std::make_unique<FilterImage>(mStore.geometry());
     CopyRows rows(*image, mStore.tableText());
-    const QByteArray copy = QStringLiteral("copy %1 (chunk, bits) to stdout (format binary)").arg(mStore.mTable).toUtf8();
+    const QByteArray copy =
+        QStringLiteral("copy %1 (chunk, bits) to stdout (format binary)").arg(mStore.mTable).toUtf8();
     std::unique_ptr<PGresult, decltype(&PQclear)> start(PQexec(pg, copy.constData()), &PQclear);
     if (PQresultStatus(start.get()) != PGRES_COPY_OUT)
         return pg::errorOf(pg, start.get(), what);
@@ -507,7 +510,8 @@ Result<QList<bool>> BatchCheck::check(const QList<QByteArray> &names)
             block.append(names[i], isAscii(names[i]));
         if (auto s = answerBlock(block, verdicts); !s)
             return s.error();
-        if (auto s = deliver(block, verdicts, [](const NameBlock &, const RowVerdict *, qsizetype) { return success(); });
+        if (auto s =
+                deliver(block, verdicts, [](const NameBlock &, const RowVerdict *, qsizetype) { return success(); });
             !s)
             return s.error();
         for (RowVerdict v : verdicts)
@@ -580,8 +584,7 @@ Result<FprSample> BatchCheck::sampleFpr(qint64 probes, const SampleProgressFn &p
     for (std::thread &w : workers)
         w.join();
     if (cancelled() || done.load() < probes)
-        return cancelledError(
-            QStringLiteral("sampling the FPR after %L1 of %L2 probes").arg(done.load()).arg(probes));
+        return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes").arg(done.load()).arg(probes));
     FprSample out;
     out.probes = probes;
     out.falsePositives = falsePositives.load();

@@ -93,7 +93,8 @@ Run spawnTimed(const QList<QByteArray> &args, const QString &in, const QString &
             proc.close();
             const qsizetype at = s.indexOf("VmHWM:");
             if (at >= 0)
-                peakKiB = qMax(peakKiB, s.mid(at + 6, s.indexOf('\n', at) - at - 6).trimmed().split(' ').first().toLongLong());
+                peakKiB = qMax(peakKiB,
+                               s.mid(at + 6, s.indexOf('\n', at) - at - 6).trimmed().split(' ').first().toLongLong());
         }
         const pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid)
