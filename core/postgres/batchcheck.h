@@ -71,11 +71,14 @@ public:
      *  from the image when read() ran or the names are past the crossover. */
     Result<QList<bool>> check(const QList<QByteArray> &names);
 
-    /** fpr --sample: `probes` never-added names, made, answered and dropped a block at a time on every
-     *  core ('bloomscope-fpr-probe-' + 124 random bits as 25 lowercase base32 characters: one MD5 block,
-     *  hashed eight at a time; the per-name path's probes end in a random UUID instead); progress(done, total,
-     *  falsePositives) every 50 ms from the calling thread. Past the crossover from memory (the
-     *  estimate and the model beside it from the same image), else through FilterStore::sampleFpr. */
+    /**
+     * fpr --sample: `probes` never-added names, made, answered and dropped a block at a time on every
+     * core ('bloomscope-fpr-probe-' + 124 random bits as 25 lowercase base32 characters: one MD5 block,
+     * hashed eight at a time; the per-name path's probes end in a random UUID instead). progress(done,
+     * total, falsePositives) every 20 ms from the calling thread (falsePositives is -1 on the per-name
+     * path, whose FilterStore::sampleFpr reports no count). Past the crossover from memory, the estimate
+     * and the model beside it from the same image; else through FilterStore::sampleFpr.
+     */
     using SampleProgressFn = std::function<void(qint64 done, qint64 total, qint64 falsePositives)>;
     Result<FprSample> sampleFpr(qint64 probes, const SampleProgressFn &progress = {});
 
