@@ -36,14 +36,20 @@ Commands:
   info                  geometry, fill, estimated FPR and names, table size and health
   add NAME... | -       add names (one UPDATE each; '-' reads names from stdin)
   check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name; a name whose chunk row
-                        is NULL or missing is never free: exit 9, naming the chunk
+                        is NULL or missing is never free: exit 9, naming the chunk.
+                        Many names (past about one per 2.6 KiB of filter: 50,000 for the
+                        reference filter) are streamed: the filter is read once in one
+                        snapshot and every name answered from memory on every core, so
+                        the answers are as of that snapshot (--json: "as_of" on each)
   load FILE | - [--jobs N]
                         bulk add, one name per line (UTF-8); bad lines reported and skipped;
                         the committed steps are written on N connections (default 2, 1-8),
                         and VACUUMed on one more
   fill [--csv]          set bits of every chunk (chunk,set_bits), one server-side scan
   fpr [--sample N]      the reference FPR estimate; with --sample, the rate measured on
-                        N random names that were never added, beside estimate and model
+                        N random names that were never added, beside estimate and model;
+                        a large N is answered from one read of the filter, as of its
+                        snapshot (--json: "as_of"), in memory whatever N
   skew                  histogram of chunk fill beside the model's spread, and outliers
   chunk N               the bits of one chunk
   tables                the tables that look like filters (chunk int, bits bit(N)) in the

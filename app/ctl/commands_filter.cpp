@@ -3,6 +3,7 @@
 #include "context.h"
 
 #include "common/printable.h"
+#include "postgres/batchcheck.h"
 #include "postgres/pgarray.h"
 
 #include "maintenance/publications.h"
@@ -223,10 +224,10 @@ int cmdFpr(Context &c)
     FilterStore *s = *store;
     if (!s->damage().empty()) // the reference query's avg() skips NULL rows and cannot see missing ones
         return c.fail(s->damageError(s->damage()));
-    auto estimate = s->referenceEstimate();
-    if (!estimate)
-        return c.fail(estimate.error());
     if (!c.args().has("sample")) {
+        auto estimate = s->referenceEstimate();
+        if (!estimate)
+            return c.fail(estimate.error());
         if (c.json())
             printJson(c, QJsonObject{{QStringLiteral("estimated_fpr"), *estimate}});
         else
@@ -235,26 +236,47 @@ int cmdFpr(Context &c)
                     << s->geometry().k() << ")))\n";
         return ExitOk;
     }
-    auto sample = s->sampleFpr(*sampleCount);
+    // Past the crossover the filter is read once and the probes answered from memory on every core,
+    // made and dropped a block at a time; the estimate is then the same snapshot's.
+    BatchCheck batch(*s);
+    auto sample = batch.sampleFpr(*sampleCount);
     if (!sample)
         return c.fail(sample.error());
+    double estimate = sample->estimated;
+    if (!batch.inMemory()) {
+        auto server = s->referenceEstimate();
+        if (!server)
+            return c.fail(server.error());
+        estimate = *server;
+    }
     if (c.json()) {
-        printJson(c, QJsonObject{{QStringLiteral("probes"), sample->probes},
-                                 {QStringLiteral("false_positives"), sample->falsePositives},
-                                 {QStringLiteral("measured_fpr"), sample->measured},
-                                 {QStringLiteral("measured_low95"), sample->low95},
-                                 {QStringLiteral("measured_high95"), sample->high95},
-                                 {QStringLiteral("estimated_fpr"), *estimate},
-                                 {QStringLiteral("model_fpr"), sample->model}});
+        QJsonObject o{{QStringLiteral("probes"), sample->probes},
+                      {QStringLiteral("false_positives"), sample->falsePositives},
+                      {QStringLiteral("measured_fpr"), sample->measured},
+                      {QStringLiteral("measured_low95"), sample->low95},
+                      {QStringLiteral("measured_high95"), sample->high95},
+                      {QStringLiteral("estimated_fpr"), estimate},
+                      {QStringLiteral("model_fpr"), sample->model}};
+        if (batch.inMemory())
+            o.insert(QStringLiteral("as_of"), batch.snapshot().toString(Qt::ISODateWithMs));
+        printJson(c, o);
         return ExitOk;
     }
     c.out() << "measured  " << QString::number(sample->measured, 'g', 4) << " (" << sample->falsePositives << " of "
             << sample->probes << " probes; 95% interval " << QString::number(sample->low95, 'g', 4) << " .. "
             << QString::number(sample->high95, 'g', 4) << ")\n"
-            << "estimated " << QString::number(*estimate, 'g', 4) << " (the reference query over the fill)\n"
+            << "estimated " << QString::number(estimate, 'g', 4)
+            << (batch.inMemory() ? " (the reference estimate over the same snapshot)\n"
+                                 : " (the reference query over the fill)\n")
             << "model     " << QString::number(sample->model, 'g', 4)
             << " (blocked model at the estimated number of names)\n"
-            << "probes are 'bloomscope-fpr-probe-' + a random UUID (122 random bits): none was ever added.\n";
+            << (batch.inMemory() ? "probes are 'bloomscope-fpr-probe-' + 124 random bits (25 base32 characters): "
+                                   "none was ever added.\n"
+                                 : "probes are 'bloomscope-fpr-probe-' + a random UUID (122 random bits): none was "
+                                   "ever added.\n");
+    if (batch.inMemory())
+        c.out() << "as of the snapshot read at " << batch.snapshot().toString(Qt::ISODateWithMs)
+                << " (the filter read once, the probes answered in memory)\n";
     return ExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include "common/printable.h"
 #include "model/explanation.h"
 #include "model/namereader.h"
+#include "postgres/batchcheck.h"
 #include "stdindevice.h"
 
 #include <QFile>
@@ -12,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cstdio>
 #include <unistd.h>
 
 namespace bloom::cli {
@@ -114,29 +116,112 @@ int cmdExplain(Context &c)
     return ExitOk;
 }
 
+namespace {
+
+/** stdout written in large pieces, after what the QTextStream held. */
+class RawOut {
+public:
+    explicit RawOut(Context &c) { c.out().flush(); }
+    ~RawOut() { flush(); }
+    QByteArray &buffer() { return mBuffer; }
+    void maybeFlush()
+    {
+        if (mBuffer.size() >= (1 << 18))
+            flush();
+    }
+    void flush()
+    {
+        if (!mBuffer.isEmpty())
+            std::fwrite(mBuffer.constData(), 1, size_t(mBuffer.size()), stdout);
+        std::fflush(stdout);
+        mBuffer.resize(0);
+    }
+
+private:
+    QByteArray mBuffer;
+};
+
+} // namespace
+
 int cmdCheck(Context &c)
 {
     if (c.args().positional.size() < 2)
         return c.usage(QStringLiteral("check takes NAME... or - for stdin"));
-    auto checked = c.checkedNames();
-    if (!checked)
-        return c.fail(checked.error());
-    c.warnIfDamaged();
-    const QList<QByteArray> &names = checked->names;
-    const bool bad = checked->hadBad;
-    const QList<bool> &verdicts = checked->verdicts;
-    if (c.json()) {
-        QJsonArray arr;
-        for (qsizetype i = 0; i < names.size(); ++i)
-            arr.append(QJsonObject{
-                {QStringLiteral("name"), QString::fromUtf8(names[i])},
-                {QStringLiteral("verdict"), verdicts.at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
-        printJson(c, arr);
-    } else {
-        for (qsizetype i = 0; i < names.size(); ++i)
-            c.out() << escapeField(names[i]) << '\t' << (verdicts.at(i) ? "maybe" : "free") << '\n';
+    if (c.args().positional.mid(1) != QStringList{QStringLiteral("-")}) {
+        auto checked = c.checkedNames();
+        if (!checked)
+            return c.fail(checked.error());
+        c.warnIfDamaged();
+        const QList<QByteArray> &names = checked->names;
+        const bool bad = checked->hadBad;
+        const QList<bool> &verdicts = checked->verdicts;
+        if (c.json()) {
+            QJsonArray arr;
+            for (qsizetype i = 0; i < names.size(); ++i)
+                arr.append(QJsonObject{
+                    {QStringLiteral("name"), QString::fromUtf8(names[i])},
+                    {QStringLiteral("verdict"), verdicts.at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
+            printJson(c, arr);
+        } else {
+            for (qsizetype i = 0; i < names.size(); ++i)
+                c.out() << escapeField(names[i]) << '\t' << (verdicts.at(i) ? "maybe" : "free") << '\n';
+        }
+        return bad ? ExitBadInput : ExitOk;
     }
-    return bad ? ExitBadInput : ExitOk;
+    // check -: names stream from stdin to stdout a block at a time; past the crossover the filter is
+    // read once and every name answered from memory, as of that read's snapshot.
+    auto store = c.store();
+    if (!store)
+        return c.fail(store.error());
+    BatchCheck batch(**store);
+    StdinDevice in;
+    NameReader reader(&in);
+    RawOut out(c);
+    QByteArray asOf;
+    bool first = true;
+    const bool json = c.json(); // not a flag lookup a name
+    if (json)
+        out.buffer() += '[';
+    auto answered = batch.checkStream(reader, [&](const NameBlock &block, const RowVerdict *verdicts, qsizetype count) {
+        QByteArray &b = out.buffer();
+        if (json && batch.inMemory() && asOf.isEmpty())
+            asOf = batch.snapshot().toString(Qt::ISODateWithMs).toUtf8();
+        for (qsizetype i = 0; i < count; ++i) {
+            const QByteArrayView name = block.name(size_t(i));
+            const char *verdict = verdicts[i] == RowVerdict::Maybe ? "maybe" : "free";
+            if (json) {
+                b += first ? "\n    {\n" : ",\n    {\n";
+                first = false;
+                if (!asOf.isEmpty()) {
+                    b += "        \"as_of\": \"";
+                    b += asOf;
+                    b += "\",\n";
+                }
+                b += "        \"name\": ";
+                appendJsonString(b, name);
+                b += ",\n        \"verdict\": \"";
+                b += verdict;
+                b += "\"\n    }";
+            } else {
+                appendEscapedField(b, name);
+                b += '\t';
+                b += verdict;
+                b += '\n';
+            }
+            if ((i & 1023) == 1023)
+                out.maybeFlush();
+        }
+        out.maybeFlush();
+        return success();
+    });
+    if (json)
+        out.buffer() += first ? "]\n" : "\n]\n";
+    out.flush();
+    c.reportBadLines(QStringLiteral("stdin"), reader.badLines(), reader.badLineCount());
+    if (!answered)
+        return c.fail(answered.error());
+    c.warnIfDamaged();
+    return reader.badLineCount() == 0 ? ExitOk : ExitBadInput;
 }
 
 int cmdAdd(Context &c)

@@ -64,6 +64,58 @@ QString escapeField(QByteArrayView utf8)
     return escapeField(QString::fromUtf8(utf8));
 }
 
+namespace {
+
+/** Whether a byte may start or be a control character, or a backslash: the fast paths' test. */
+bool mayNeedEscape(QByteArrayView utf8)
+{
+    for (char ch : utf8) {
+        const auto u = static_cast<unsigned char>(ch);
+        // C0, backslash, DEL; the lead bytes of C1 (U+0080..), U+061C and the U+2xxx controls.
+        if (u < 0x20 || u == '\\' || u == 0x7f || u == 0xc2 || u == 0xd8 || u == 0xe2)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+void appendEscapedField(QByteArray &out, QByteArrayView utf8)
+{
+    if (mayNeedEscape(utf8))
+        out += escapeField(utf8).toUtf8();
+    else
+        out += utf8;
+}
+
+void appendJsonString(QByteArray &out, QByteArrayView utf8)
+{
+    static constexpr char Hex[] = "0123456789abcdef";
+    out += '"';
+    const bool slow = mayNeedEscape(utf8);
+    if (!slow && !utf8.contains('"')) {
+        out += utf8;
+    } else {
+        const QString text = QString::fromUtf8(utf8);
+        for (QChar qc : text) {
+            const char16_t u = qc.unicode();
+            if (u == '"' || u == '\\') {
+                out += '\\';
+                out += char(u);
+            } else if (isControlCharacter(u)) {
+                out += "\\u";
+                out += Hex[(u >> 12) & 15];
+                out += Hex[(u >> 8) & 15];
+                out += Hex[(u >> 4) & 15];
+                out += Hex[u & 15];
+            } else {
+                out += QStringView(&qc, 1).toUtf8();
+            }
+        }
+    }
+    out += '"';
+}
+
 QString escapeMessage(QStringView text)
 {
     return escape(text, [](char16_t u) { return u == '\n' || u == '\t' || u == '\\'; });

@@ -26,6 +26,12 @@ constexpr bool isControlCharacter(char32_t c)
 QString escapeField(QStringView text);
 /** escapeField() of UTF-8 bytes (a name that passed validateName()). */
 QString escapeField(QByteArrayView utf8);
+/** Appends escapeField(utf8) to `out` as UTF-8; a name with nothing to escape is copied as it is
+ *  (the batch paths print millions of names). */
+void appendEscapedField(QByteArray &out, QByteArrayView utf8);
+/** Appends `utf8` as a JSON string: `"` and `\\` escaped, and every control character (as
+ *  isControlCharacter() says, C1 and the bidirectional controls included) as `\uHHHH`. */
+void appendJsonString(QByteArray &out, QByteArrayView utf8);
 
 /**
  * A message for a person (an error, a server's text inside it): control characters escaped as

@@ -302,6 +302,7 @@ private:
      *  the load's steps; fewer, with `why`, when one is refused or reaches somewhere else. */
     std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, QString *why);
     friend class DenseWrite;
+    friend class BatchCheck;
     bool mManagedTransaction = false;
     int mLoadConnections = DefaultLoadConnections;
     /** The statements' time of the last write(), for LoadReport; the rest is the client's. */

@@ -2,9 +2,11 @@
 
 #include "maintenance/helpers.h"
 #include "maintenance/publications.h"
+#include "postgres/batchcheck.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
 #include "postgres/pgconn.h"
+#include "postgres/pgcopy.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,31 +17,51 @@ namespace bloom {
 Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perShard, qint64 probes)
 {
     AuditReport r;
-    QList<QByteArray> names;
+    // Past the crossover (the users and the probes together) the filter is read once and everything
+    // is answered from that snapshot; users stream from each shard a block at a time, and only the
+    // false negatives are kept.
+    BatchCheck batch(store);
+    if (perShard * map.shards.size() + probes > batch.effectiveCrossover())
+        if (auto s = batch.read(); !s)
+            return s.error();
+    constexpr qsizetype Block = 1 << 16;
+    QList<QByteArray> block;
+    std::optional<Error> failed;
+    const auto flush = [&]() -> bool {
+        auto verdicts = batch.check(block);
+        if (!verdicts) {
+            failed = verdicts.error();
+            return false;
+        }
+        for (qsizetype i = 0; i < block.size(); ++i)
+            if (!verdicts->at(i))
+                r.falseNegatives.append(block[i]);
+        r.sampled += block.size();
+        block.clear();
+        return true;
+    };
     for (int i = 0; i < map.shards.size(); ++i) {
         PgConn c(map.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!c.ok())
             return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(c.errorMessage()));
-        auto rows = c.column(QStringLiteral("select %1 from %2 order by pg_catalog.random() limit $1")
-                                 .arg(c.quoteIdentifier(map.column), c.quoteIdentifier(map.table)),
-                             {QByteArray::number(perShard)});
+        const QString query = QStringLiteral("copy (select %1 from %2 order by pg_catalog.random() limit %3) to stdout")
+                                  .arg(c.quoteIdentifier(map.column), c.quoteIdentifier(map.table))
+                                  .arg(perShard);
+        auto rows = copyOut(c.handle(), query, [&](QByteArrayView line) {
+            QByteArray name = copyTextUnescape(line);
+            if (!name.isNull() && validateName(name).ok())
+                block.append(std::move(name));
+            return block.size() < Block || flush();
+        });
+        if (failed)
+            return *failed;
         if (!rows)
-            return rows.error();
-        for (const QByteArray &n : *rows)
-            if (validateName(n).ok())
-                names.append(n);
+            return makeError(rows.error().kind, QStringLiteral("shard %1: %2").arg(i).arg(rows.error().message),
+                             rows.error().fix);
+        if (!block.isEmpty() && !flush())
+            return *failed;
     }
-    r.sampled = names.size();
-    auto placed = store.place(names);
-    if (!placed)
-        return placed.error();
-    auto verdicts = store.check(*placed);
-    if (!verdicts)
-        return verdicts.error();
-    for (qsizetype i = 0; i < names.size(); ++i)
-        if (!verdicts->at(i))
-            r.falseNegatives.append(names[i]);
-    auto sample = store.sampleFpr(probes);
+    auto sample = batch.sampleFpr(probes);
     if (!sample)
         return sample.error();
     r.probes = sample->probes;
