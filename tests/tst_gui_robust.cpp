@@ -1,0 +1,338 @@
+// Issue 35, as a hurried DBA tried it: a window that never crashes and never shows a stale or made-up
+// answer. Each case is the report's, written before its fix (README "Tests" says how each failed).
+#include "admin/rebuilddialog.h"
+#include "fpr/fprview.h"
+#include "fpr/historychart.h"
+#include "guitest.h"
+#include "heatmap/heatmapwidget.h"
+#include "mainwindow.h"
+#include "postgres/pgconn.h"
+#include "session/filtersession.h"
+#include "step/stepthroughview.h"
+#include "testcluster.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace bloom;
+
+class TestGuiRobust : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir mConfig;
+    QTemporaryDir mFiles;
+    LocalCluster mCluster;
+    std::unique_ptr<MainWindow> mWindow;
+
+    QString db() const { return mCluster.connectionString(QStringLiteral("app")); }
+    test::CtlRun bloomctl(const QStringList &args)
+    {
+        return test::runBloomctl(QStringList{QStringLiteral("--db"), db()} + args);
+    }
+    QAction *action(const QString &startsWith) const
+    {
+        for (QAction *menu : mWindow->menuBar()->actions())
+            if (menu->menu())
+                for (QAction *a : menu->menu()->actions())
+                    if (a->text().remove(QLatin1Char('&')).startsWith(startsWith))
+                        return a;
+        return nullptr;
+    }
+    /** Runs `act` on the next modal dialog of type T once it is up. */
+    template<typename T, typename F> static void onNextDialog(F act)
+    {
+        QTimer::singleShot(10, qApp, [act] {
+            auto *d = qobject_cast<T *>(QApplication::activeModalWidget());
+            if (!d) {
+                onNextDialog<T>(act);
+                return;
+            }
+            act(d);
+        });
+    }
+    QString namesFile(const QString &file, int count, const QByteArray &prefix)
+    {
+        const QString path = mFiles.filePath(file);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        for (int i = 0; i < count; ++i)
+            f.write(prefix + QByteArray::number(i) + '\n');
+        return path;
+    }
+    void openWindow()
+    {
+        mWindow = std::make_unique<MainWindow>();
+        mWindow->setRefreshInterval(1);
+        mWindow->show();
+        QSignalSpy opened(mWindow->session(), &FilterSession::opened);
+        mWindow->connectTo(*ConnectionSpec::parse(db()), FilterRef{});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->refreshCount() >= 1, 20000);
+    }
+    void adminMode()
+    {
+        test::answerNextBox(QMessageBox::Yes);
+        action(QStringLiteral("Admin mode"))->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!mWindow->session()->summary().readOnly, 20000);
+    }
+    /** Admin > Load names from a file with `path`, confirmed with Write. */
+    void startLoad(const QString &path)
+    {
+        onNextDialog<QFileDialog>([path](QFileDialog *d) {
+            onNextDialog<QMessageBox>([](QMessageBox *box) {
+                for (QAbstractButton *b : box->buttons())
+                    if (b->text() == QLatin1String("Write"))
+                        b->click();
+            });
+            d->selectFile(path);
+            static_cast<QDialog *>(d)->accept();
+        });
+        action(QStringLiteral("Load names"))->trigger();
+    }
+    /** The message box that comes up next: its text, after pressing OK (or Cancel). The box runs its
+     *  own event loop inside whatever waits, so a timer answers it. */
+    QString answerNextMessage(int timeoutMs = 20000)
+    {
+        QString text;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || !text.isEmpty())
+                return;
+            text = box->text();
+            box->button(box->standardButtons() & QMessageBox::Ok ? QMessageBox::Ok : QMessageBox::Cancel)->click();
+        });
+        poll.start(20);
+        QElapsedTimer t;
+        t.start();
+        while (text.isEmpty() && t.elapsed() < timeoutMs)
+            QTest::qWait(20);
+        return text;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(mConfig.isValid() && mFiles.isValid());
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(mConfig.path()));
+        QCoreApplication::setOrganizationName(QStringLiteral("BloomscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_robust"));
+        QVERIFY(test::startCluster(mCluster));
+        QVERIFY(mCluster.createDatabase(QStringLiteral("app")).ok());
+        // A small filter: 1,024 chunks of the reference's 8,192 bits.
+        auto r = bloomctl({QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = bloomctl({QStringLiteral("load"), namesFile(QStringLiteral("users.txt"), 5000, "user-")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        openWindow();
+        adminMode();
+    }
+
+    /** Report 1: a load that waits on a row lock, Cancel, OK on the report, then a load that works. */
+    void aCancelledLoadThenALoad()
+    {
+        PgConn blocker(db());
+        // The application holds every row (an add in flight for each chunk): the load's UPDATE waits.
+        QVERIFY(blocker.exec(QStringLiteral("begin; update username_filter set bits = bits")).ok());
+        QSignalSpy failed(mWindow->session(), &FilterSession::failed);
+        startLoad(namesFile(QStringLiteral("first.txt"), 100, "first-"));
+        QProgressDialog *progress = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((progress = mWindow->findChild<QProgressDialog *>()) && progress->isVisible(), 20000);
+        QTest::qWait(300);                                                       // waiting on the lock
+        QTest::mouseClick(progress->findChild<QPushButton *>(), Qt::LeftButton); // Cancel
+        const QString report = answerNextMessage();
+        QVERIFY2(!report.isEmpty(), "no report of the cancel");
+        QVERIFY(blocker.exec(QStringLiteral("rollback")).ok());
+        // The next load succeeds and is reported once.
+        QSignalSpy loaded(mWindow->session(), &FilterSession::loaded);
+        startLoad(namesFile(QStringLiteral("second.txt"), 100, "second-"));
+        const QString done = answerNextMessage();
+        QVERIFY2(done.startsWith(QLatin1String("Added 100 names")), qPrintable(done));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QTest::qWait(200);
+        QVERIFY(!QApplication::activeModalWidget());
+        QVERIFY2(!report.contains(QLatin1String("failed")), qPrintable(report)); // the user's own Cancel
+    }
+
+    /** Report 1: a cancelled FPR sample, then a sample that finishes. */
+    void aCancelledSampleThenASample()
+    {
+        onNextDialog<QInputDialog>([](QInputDialog *d) {
+            d->setIntValue(2'000'000);
+            d->accept();
+        });
+        QSignalSpy progressSeen(mWindow->session(), &FilterSession::sampleProgress);
+        action(QStringLiteral("Sample the measured FPR"))->trigger();
+        QProgressDialog *progress = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((progress = mWindow->findChild<QProgressDialog *>()) && progress->isVisible(), 60000);
+        QTest::mouseClick(progress->findChild<QPushButton *>(), Qt::LeftButton); // Cancel
+        const QString report = answerNextMessage(60000);
+        onNextDialog<QInputDialog>([](QInputDialog *d) {
+            d->setIntValue(20'000);
+            d->accept();
+        });
+        QSignalSpy sampled(mWindow->session(), &FilterSession::sampled);
+        action(QStringLiteral("Sample the measured FPR"))->trigger();
+        const QString result = answerNextMessage(60000);
+        QVERIFY2(result.startsWith(QLatin1String("Measured:")), qPrintable(result));
+        QTRY_COMPARE(sampled.count(), 1);
+        QTRY_COMPARE(mWindow->findChildren<QProgressDialog *>().size(), 0);
+        QVERIFY2(!report.contains(QLatin1String("failed")), qPrintable(report));
+    }
+
+    /** Report 7: cancelling a sample of 10,000,000 returns within a second, and the heatmap goes on. */
+    void aTenMillionSampleCancelsWithinASecond()
+    {
+        qint64 ms = -1;
+        QElapsedTimer t;
+        QObject scope;
+        connect(mWindow->session(), &FilterSession::failed, &scope, [&] {
+            if (ms < 0 && t.isValid())
+                ms = t.elapsed();
+        });
+        mWindow->session()->sample(10'000'000);
+        const int refreshes = mWindow->refreshCount();
+        QTest::qWait(2500);
+        const bool refreshedMeanwhile = mWindow->refreshCount() > refreshes;
+        t.start();
+        mWindow->session()->cancel();
+        const QString report = answerNextMessage(120000);
+        qInfo("cancelled a 10M sample in %lld ms: %s", ms, qPrintable(report));
+        QVERIFY2(ms >= 0 && ms < 1000, qPrintable(QString::number(ms)));
+        QVERIFY2(refreshedMeanwhile, "the heatmap stopped refreshing while sampling");
+    }
+
+    /** Report 4: a pasted name over 65,536 characters, one that is in the filter. */
+    void aLongPasteIsNeverAnsweredForTheCutName()
+    {
+        const QString name(100'000, QLatin1Char('q'));
+        PgConn c(db());
+        QVERIFY(c.column(QStringLiteral("update username_filter f set bits = f.bits | m.mask from username_bits($1) m "
+                                        "where f.chunk = m.chunk returning 1"),
+                         {name.toUtf8()})
+                    .ok());
+        mWindow->showView(QStringLiteral("step"));
+        auto *field = mWindow->stepView()->findChild<QLineEdit *>(QStringLiteral("stepName"));
+        field->clear();
+        field->setFocus();
+        QApplication::clipboard()->setText(name);
+        QTest::keySequence(field, QKeySequence::Paste);
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->stepView()->text().contains(QLatin1String("cut")), 5000);
+        QTest::qWait(1500); // whatever the database would answer has come
+        QVERIFY2(mWindow->stepView()->verdictText().isEmpty(), qPrintable(mWindow->stepView()->verdictText()));
+        QVERIFY2(mWindow->stepView()->text().contains(QLatin1String("100,000")),
+                 qPrintable(mWindow->stepView()->text()));
+    }
+
+    /** Report 5: three snapshots 12 s apart, and 90 s of the window's own refreshes. */
+    void aShortHistoryGivesNoForecast()
+    {
+        HistoryChart h;
+        h.setFilter(Geometry(), 0.01);
+        QList<Snapshot> three;
+        const QDateTime t0 = QDateTime::currentDateTimeUtc().addSecs(-60);
+        for (int i = 0; i < 3; ++i) {
+            Snapshot s;
+            s.id = i + 1;
+            s.takenAt = t0.addSecs(12 * i);
+            s.estimatedNames = 50e6 + 1.3e6 / 86400 * 12 * i;
+            s.estimatedFpr = 1e-4;
+            three << s;
+        }
+        h.setSnapshots(three);
+        QVERIFY2(!h.fit().has_value(), qPrintable(h.forecastText()));
+        QVERIFY2(!h.forecastText().contains(QLatin1String("95%")), qPrintable(h.forecastText()));
+        QVERIFY(h.recommendationText().isEmpty());
+        HistoryChart refreshes;
+        refreshes.setFilter(Geometry(), 0.01);
+        for (int i = 0; i < 90; ++i)
+            refreshes.addRefresh(t0.addSecs(i), 1e-4, 50e6 + 15.0 * i);
+        QVERIFY2(!refreshes.fit().has_value(), qPrintable(refreshes.forecastText()));
+    }
+
+    /** Report 2: closing the rebuild wizard while it rebuilds. */
+    void closingTheWizardWhileItRebuilds()
+    {
+        action(QStringLiteral("Rebuild with more chunks"))->trigger();
+        RebuildDialog *wizard = nullptr;
+        QTRY_VERIFY((wizard = mWindow->findChild<RebuildDialog *>()) != nullptr);
+        wizard->findChild<QSpinBox *>(QStringLiteral("chunksLog2"))->setValue(11);
+        wizard->setSources({}, mFiles.filePath(QStringLiteral("users.txt")));
+        wizard->start();
+        QTRY_VERIFY_WITH_TIMEOUT(wizard->stageText().contains(QLatin1String("grace")), 20000);
+        QPointer<RebuildDialog> alive(wizard);
+        test::answerNextBox(QMessageBox::Yes); // cancel the rebuild and close
+        wizard->close();
+        QTRY_VERIFY_WITH_TIMEOUT(!alive, 30000);
+        // Cancelled: nothing of the rebuild stays, the live function is the application's again.
+        PgConn c(db());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            c.column(QStringLiteral("select to_regclass('bloomscope_rebuild') is null"))->value(0), QByteArray("t"),
+            10000);
+        QTest::qWait(3000); // the rebuild's thread would have posted its end by now
+    }
+
+    /** Report 3: Ctrl+Q with a rebuilt, unswapped filter. */
+    void quittingWithAWaitingRebuildAsks()
+    {
+        auto r =
+            bloomctl({QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
+                      QStringLiteral("--chunks"), QStringLiteral("2048"), QStringLiteral("--grace"),
+                      QStringLiteral("0"), QStringLiteral("--file"), mFiles.filePath(QStringLiteral("users.txt"))});
+        QVERIFY2(r.code == 0, r.err.constData());
+        mWindow->session()->refresh();
+        QTest::qWait(1500);
+        QString asked;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                asked = box->text() + QLatin1Char('\n') + box->informativeText();
+                box->button(QMessageBox::Cancel)->click();
+            }
+        });
+        poll.start(20);
+        action(QStringLiteral("Quit"))->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!asked.isEmpty(), 3000);
+        QVERIFY2(asked.contains(QLatin1String("username_filter_v2")), qPrintable(asked));
+        QVERIFY(mWindow->isVisible());
+    }
+
+    /** Report 8: the window remembers its size and position. */
+    void theGeometryIsRestored()
+    {
+        MainWindow *w = new MainWindow;
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        w->resize(913, 611);
+        QTest::qWait(50);
+        w->close();
+        delete w;
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), QSize(913, 611));
+    }
+
+    void cleanupTestCase() { mWindow.reset(); }
+};
+
+QTEST_MAIN(TestGuiRobust)
+#include "tst_gui_robust.moc"
