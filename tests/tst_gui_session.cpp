@@ -539,7 +539,8 @@ private slots:
         QCOMPARE(free->value(0), QByteArray("0"));
         // Sampling the FPR shows progress and can be cancelled.
         int sawProgress = 0;
-        connect(mWindow->session(), &FilterSession::sampleProgress, &scope, [&](qint64, qint64) { ++sawProgress; });
+        connect(mWindow->session(), &FilterSession::sampleProgress, &scope,
+                [&](int, const SampleProgress &) { ++sawProgress; });
         QSignalSpy sampled(mWindow->session(), &FilterSession::sampled);
         QString result;
         onNextDialog<QInputDialog>([&result](QInputDialog *d) {

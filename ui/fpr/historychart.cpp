@@ -59,6 +59,20 @@ void applyAxis(QValueAxis *axis, const theme::NiceAxis &nice)
     axis->setLabelFormat(labelFormat(nice.step));
 }
 
+QString duration(qint64 seconds)
+{
+    const auto say = [](qint64 n, const QString &one, const QString &many) {
+        return n == 1 ? one : many.arg(QLocale().toString(n));
+    };
+    if (seconds < 120)
+        return say(seconds, HistoryChart::tr("1 second"), HistoryChart::tr("%1 seconds"));
+    if (seconds < 2 * 3600)
+        return say(seconds / 60, HistoryChart::tr("1 minute"), HistoryChart::tr("%1 minutes"));
+    if (seconds < 2 * 86400)
+        return say(seconds / 3600, HistoryChart::tr("1 hour"), HistoryChart::tr("%1 hours"));
+    return say(seconds / 86400, HistoryChart::tr("1 day"), HistoryChart::tr("%1 days"));
+}
+
 QString methodName(forecast::Method m)
 {
     return m == forecast::Method::Exponential ? HistoryChart::tr("robust exponential")
@@ -320,8 +334,24 @@ QString HistoryChart::sourceText() const
 
 QString HistoryChart::forecastText() const
 {
-    if (!mFit)
-        return tr("Growth: %1.").arg(mFitWhy.isEmpty() ? tr("nothing to fit yet") : mFitWhy);
+    if (!mFit) {
+        if (mSupport.points == 0 || mSupport.enough())
+            return tr("Growth: %1.").arg(mFitWhy.isEmpty() ? tr("nothing to fit yet") : mFitWhy);
+        // Too little history: what there is, what a forecast needs, and how to get it.
+        const QString what = mSnapshots.isEmpty() ? tr("refreshes of this window") : tr("snapshots");
+        const QString how =
+            mSnapshots.isEmpty()
+                ? tr("Record snapshots on a schedule (bloomctl record every 15 minutes from a systemd timer or "
+                     "pg_cron; README 'History and forecast') or with Admin > Record a snapshot now.")
+                : tr("Keep recording (bloomctl record on a schedule, or Admin > Record a snapshot now), or widen "
+                     "the window.");
+        return tr("No forecast: too little history. The window holds %Ln %1 over %2; a forecast needs at least %3 "
+                  "over at least %4 (Sen's 95% interval has no ends with fewer than %3 points). %5",
+                  nullptr, mSupport.points)
+            .arg(what, duration(mSupport.spanSeconds))
+            .arg(mSupport.neededPoints)
+            .arg(duration(mSupport.neededSpanSeconds), how);
+    }
     const forecast::Fit &f = *mFit;
     const QString span = tr("%1 fit of %2 points from %3 to %4")
                              .arg(methodName(f.method))
@@ -404,7 +434,7 @@ void HistoryChart::replot()
     for (const Sample &s : all)
         points.append({s.at, s.names});
     mFitWhy.clear();
-    mFit = forecast::fit(points, mMethod, qint64(mWindowDays) * 86400, 0.95, &mFitWhy);
+    mFit = forecast::fit(points, mMethod, qint64(mWindowDays) * 86400, 0.95, &mFitWhy, &mSupport);
 
     mChart->setTitle(mSnapshots.isEmpty() ? tr("Estimated names and FPR since the window opened")
                                           : tr("Estimated names and FPR, recorded snapshots"));

@@ -115,9 +115,11 @@ TypingView::TypingView(ShardSession *session, QWidget *parent)
     layout->addLayout(columns, 1);
 
     connect(mSession, &ShardSession::opened, this, [this](int shards) {
-        mState->setText(tr("%1 shards. Without a filter a username check asks all %1 at every keystroke; "
-                           "with it, only when the filter says \"maybe\".")
-                            .arg(shards));
+        mState->setText(shards == 1 ? tr("1 shard. Without a filter a username check asks it at every keystroke; "
+                                         "with it, only when the filter says \"maybe\".")
+                                    : tr("%1 shards. Without a filter a username check asks all %1 at every "
+                                         "keystroke; with it, only when the filter says \"maybe\".")
+                                          .arg(shards));
         setEnabledAll(true);
     });
     connect(mSession, &ShardSession::openFailed, this,
