@@ -19,12 +19,14 @@ namespace {
 
 QString age(const QDateTime &when)
 {
-    const qint64 s = when.secsTo(QDateTime::currentDateTimeUtc());
-    if (s < 3600)
-        return OldFiltersDialog::tr("%n minute(s) ago", nullptr, int(qMax<qint64>(0, s) / 60));
+    const qint64 s = qMax<qint64>(0, when.secsTo(QDateTime::currentDateTimeUtc()));
+    if (s < 120)
+        return OldFiltersDialog::tr("just now");
+    if (s < 2 * 3600)
+        return OldFiltersDialog::tr("%L1 minutes ago").arg(s / 60);
     if (s < 2 * 86400)
-        return OldFiltersDialog::tr("%n hour(s) ago", nullptr, int(s / 3600));
-    return OldFiltersDialog::tr("%n day(s) ago", nullptr, int(s / 86400));
+        return OldFiltersDialog::tr("%L1 hours ago").arg(s / 3600);
+    return OldFiltersDialog::tr("%L1 days ago").arg(s / 86400);
 }
 
 } // namespace
@@ -43,7 +45,7 @@ OldFiltersDialog::OldFiltersDialog(const ConnectionSpec &spec, const FilterRef &
     mList->setObjectName(QStringLiteral("oldFilters"));
     mList->setAccessibleName(tr("Old pairs"));
     mList->setRootIsDecorated(false);
-    mList->setHeaderLabels({tr("Old table"), tr("Old function"), tr("Swapped out"), tr("Size")});
+    mList->setHeaderLabels({tr("Old table"), tr("Size"), tr("Swapped out"), tr("Old function")});
     mList->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto *sqlLabel = new QLabel(tr("What dropping runs (&one transaction, as bloomctl drop-old):"), this);
     mSql = new QPlainTextEdit(this);
@@ -79,7 +81,7 @@ OldFiltersDialog::OldFiltersDialog(const ConnectionSpec &spec, const FilterRef &
     layout->addWidget(mResult);
     layout->addWidget(buttons);
     mJob = new OffThread(this);
-    theme::fitToScreen(this, QSize(760, 460));
+    theme::fitToScreen(this, QSize(900, 460));
     reload();
 }
 
@@ -132,21 +134,23 @@ void OldFiltersDialog::present(const Result<OldPairs> &r)
     for (const OldPair &p : r->pairs) {
         auto *item = new QTreeWidgetItem(mList);
         item->setText(0, p.tableKept ? p.table : tr("%1 (gone)").arg(p.table));
-        item->setText(1, p.functionKept ? p.function : tr("%1 (gone)").arg(p.function));
-        item->setText(
-            2, tr("%1, %2").arg(QLocale().toString(p.swappedAt.toLocalTime(), QLocale::ShortFormat), age(p.swappedAt)));
-        item->setText(3, p.tableKept ? QLocale().formattedDataSize(p.bytes) : QString());
-        item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
+        item->setText(3, p.functionKept ? p.function : tr("%1 (gone)").arg(p.function));
+        item->setText(2, tr("%1 (%2)").arg(age(p.swappedAt),
+                                           QLocale().toString(p.swappedAt.toLocalTime(), QLocale::ShortFormat)));
+        item->setText(1, p.tableKept ? QLocale().formattedDataSize(p.bytes) : QString());
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
     }
     mSql->setPlainText(r->sql);
     if (r->pairs.isEmpty())
         mSummary->setText(tr("No old pair of %1 is recorded by a swap: nothing to drop.").arg(mLive.table));
     else
-        mSummary->setText(tr("%n old pair(s) kept by the swaps of %1, %2 in all. Dropping them frees that space; "
-                             "the records stay in bloomscope_swapped, marked dropped (metrics' last swap age reads "
-                             "them).",
-                             nullptr, int(r->pairs.size()))
-                              .arg(mLive.table, QLocale().formattedDataSize(r->bytes())));
+        mSummary->setText((r->pairs.size() == 1
+                               ? tr("1 old pair kept by the swaps of %1, %2.")
+                               : tr("%L1 old pairs kept by the swaps of %2, %3 in all.").arg(r->pairs.size()))
+                              .arg(mLive.table, QLocale().formattedDataSize(r->bytes())) +
+                          QLatin1Char(' ') +
+                          tr("Dropping frees that space; the records stay in bloomscope_swapped, marked dropped "
+                             "(metrics' last swap age reads them)."));
     if (!r->rebuilding.isEmpty())
         mSummary->setText(
             mSummary->text() + QLatin1Char(' ') +

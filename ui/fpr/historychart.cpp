@@ -324,7 +324,9 @@ QList<HistoryChart::Sample> HistoryChart::samples() const
 QString HistoryChart::sourceText() const
 {
     if (!mSnapshots.isEmpty())
-        return tr("%Ln snapshot(s) recorded in bloomscope_history, the last %1.", nullptr, int(mSnapshots.size()))
+        return (mSnapshots.size() == 1
+                    ? tr("1 snapshot recorded in bloomscope_history, on %1.")
+                    : tr("%L1 snapshots recorded in bloomscope_history, the last %2.").arg(mSnapshots.size()))
             .arg(QLocale().toString(mSnapshots.last().takenAt.toLocalTime(), QLocale::ShortFormat));
     const QString why = mNote.isEmpty() ? tr("No snapshot of this filter is recorded") : mNote;
     return tr("%1: the window's own refreshes are plotted instead. Record snapshots on a schedule "
@@ -337,17 +339,19 @@ QString HistoryChart::forecastText() const
     if (!mFit) {
         if (mSupport.points == 0 || mSupport.enough())
             return tr("Growth: %1.").arg(mFitWhy.isEmpty() ? tr("nothing to fit yet") : mFitWhy);
-        // Too little history: what there is, what a forecast needs, and how to get it.
-        const QString what = mSnapshots.isEmpty() ? tr("refreshes of this window") : tr("snapshots");
+        // Too little history: what there is, what a forecast needs, and how to get it (the line above
+        // says how to record when nothing is recorded yet).
+        const qsizetype n = mSupport.points;
+        const QString what = mSnapshots.isEmpty()
+                                 ? (n == 1 ? tr("1 refresh of this window") : tr("%L1 refreshes of this window").arg(n))
+                                 : (n == 1 ? tr("1 snapshot") : tr("%L1 snapshots").arg(n));
         const QString how =
             mSnapshots.isEmpty()
-                ? tr("Record snapshots on a schedule (bloomctl record every 15 minutes from a systemd timer or "
-                     "pg_cron; README 'History and forecast') or with Admin > Record a snapshot now.")
+                ? tr("Record snapshots, as the line above says, or with Admin > Record a snapshot now.")
                 : tr("Keep recording (bloomctl record on a schedule, or Admin > Record a snapshot now), or widen "
                      "the window.");
-        return tr("No forecast: too little history. The window holds %Ln %1 over %2; a forecast needs at least %3 "
-                  "over at least %4 (Sen's 95% interval has no ends with fewer than %3 points). %5",
-                  nullptr, mSupport.points)
+        return tr("No forecast: too little history. The window holds %1 over %2; a forecast needs at least %3 "
+                  "over at least %4 (Sen's 95% interval has no ends with fewer than %3 points). %5")
             .arg(what, duration(mSupport.spanSeconds))
             .arg(mSupport.neededPoints)
             .arg(duration(mSupport.neededSpanSeconds), how);
@@ -442,6 +446,10 @@ void HistoryChart::replot()
     mForecastLabel->setText(forecastText());
     mRecommendation->setText(recommendationText());
     mRecommendation->setVisible(mFit.has_value());
+    // No fit, no forecast: its line and band have no legend entry either.
+    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{mForecast, mBand})
+        for (QLegendMarker *m : mChart->legend()->markers(series))
+            m->setVisible(mFit.has_value());
     if (all.isEmpty()) {
         for (QXYSeries *s : std::initializer_list<QXYSeries *>{mNames, mNamePoints, mFprLine, mForecast, mBandLow,
                                                                mBandHigh, mCapacity})
