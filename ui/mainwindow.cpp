@@ -5,16 +5,16 @@
 #include "style/theme.h"
 
 #include "admin/adminactions.h"
+#include "admin/rebuildbanner.h"
 #include "connect/connectdialog.h"
 #include "connect/demorunner.h"
+#include "connect/sessionbanner.h"
 #include "fpr/fprview.h"
 #include "fpr/historycontroller.h"
-#include "heatmap/chunkgridwidget.h"
-#include "heatmap/chunknumberbox.h"
+#include "heatmap/chunktab.h"
 #include "heatmap/heatmapexport.h"
+#include "heatmap/heatmaptab.h"
 #include "heatmap/heatmapwidget.h"
-#include "heatmap/skewchart.h"
-#include "model/fprmodel.h"
 #include "redis/rediswindow.h"
 #include "session/filtersession.h"
 #include "session/refreshpacer.h"
@@ -28,28 +28,20 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
-#include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressDialog>
-#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSplitter>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include <algorithm>
-#include <cmath>
 #include <memory>
 
 namespace bloom {
@@ -67,26 +59,21 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowIcon(theme::appIcon());
     mSession = new FilterSession(this);
     mPacer = new RefreshPacer(this);
-    mBanner = new QLabel(this);
-    mBanner->setObjectName(QStringLiteral("environmentBanner"));
-    mBanner->setAlignment(Qt::AlignCenter);
-    mBanner->hide();
-    mRebuildBanner = new QLabel(this);
-    mRebuildBanner->setObjectName(QStringLiteral("rebuildBanner"));
-    mRebuildBanner->setWordWrap(true);
-    mRebuildBanner->setAlignment(Qt::AlignCenter);
-    mRebuildBanner->hide();
+    mBanner = new SessionBanner(this);
+    mRebuildBanner = new RebuildBanner(this);
     mStatus = new StatusLabel(tr("Not connected."), this);
     statusBar()->addWidget(mStatus, 1);
 
     mFpr = new FprView(this);
     mStep = new StepThroughView(this);
     mStep->setSession(mSession);
-    QWidget *heatTab = buildHeatmapTab();
-    QWidget *chunkTab = buildChunkTab();
+    mHeatTab = new HeatmapTab(mSession, this);
+    mHistory = new HistoryController(mSession, mFpr, mHeatTab->heatmap(), mStatus, this);
+    mHeatTab->addSinceChooser(mHistory->makeSinceChooser(mHeatTab));
+    mChunkTab = new ChunkTab(mSession, this);
 
     mTabs = new QTabWidget(this);
-    mTabs->addTab(heatTab, tr("Heatmap"));
+    mTabs->addTab(mHeatTab, tr("Heatmap"));
     // The FPR charts need their height to label their axes: on a small screen the tab scrolls.
     auto *fprScroll = new QScrollArea(this);
     fprScroll->setWidget(mFpr);
@@ -94,7 +81,7 @@ MainWindow::MainWindow(QWidget *parent)
     fprScroll->setFrameShape(QFrame::NoFrame);
     mTabs->addTab(fprScroll, tr("FPR"));
     mTabs->addTab(mStep, tr("Step-through"));
-    mTabs->addTab(chunkTab, tr("Chunk"));
+    mTabs->addTab(mChunkTab, tr("Chunk"));
     mShards = new ShardSession(this);
     mTyping = new TypingView(mShards, this);
     // The Shards view is dense; on a small screen it scrolls rather than forcing the window's size.
@@ -120,16 +107,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mSession, &FilterSession::failed, this,
             [this](Operation op, int, const Error &e, bool lost) { onFailed(op, e, lost); });
     connect(mSession, &FilterSession::openFailed, this, &MainWindow::onOpenFailed);
-    connect(mSession, &FilterSession::chunkReady, this, [this](quint32 c, const QByteArray &bits) {
-        mChunk->setChunk(c, bits);
-        mChunkLabel->setStyleSheet(QString());
-        mChunkLabel->setText(tr("Chunk %1: %2 of %3 bits set").arg(c).arg(bits.count('1')).arg(bits.size()));
-    });
-    connect(mHeatmap, &HeatmapWidget::hovered, this, [this](qint64 c) {
-        if (c >= 0)
-            mHover->setText(mHeatmap->describeChunk(quint32(c)));
-    });
-    connect(mHeatmap, &HeatmapWidget::chunkClicked, this, [this](quint32 c) {
+    connect(mHeatTab, &HeatmapTab::chunkClicked, this, [this](quint32 c) {
         showChunk(c);
         mTabs->setCurrentIndex(3);
     });
@@ -142,111 +120,6 @@ MainWindow::MainWindow(QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
-
-QWidget *MainWindow::buildHeatmapTab()
-{
-    // The picture, its legend, a summary line, and the fill histogram beside the model.
-    auto *heatTab = new QWidget(this);
-    mHeatmap = new HeatmapWidget(heatTab);
-    mLegend = new HeatmapLegend(heatTab);
-    mSummary = new QLabel(heatTab);
-    mSummary->setObjectName(QStringLiteral("heatmapSummary"));
-    mSummary->setWordWrap(true);
-    mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mHover = new QLabel(tr("Hover over a chunk; click it to see its bits. Wheel zooms, drag pans, double click fits."),
-                        heatTab);
-    mHover->setWordWrap(true);
-    mSkew = new SkewChart(heatTab);
-    mHistory = new HistoryController(mSession, mFpr, mHeatmap, mStatus, this);
-    auto *heatSplit = new QSplitter(Qt::Horizontal, heatTab);
-    auto *left = new QWidget(heatSplit);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(mHeatmap, 1);
-    auto *scaleRow = new QHBoxLayout;
-    auto *scaleLabel = new QLabel(tr("Colour &scale:"), left);
-    mScaleMode = new QComboBox(left);
-    mScaleMode->setObjectName(QStringLiteral("heatScale"));
-    mScaleMode->addItem(tr("Automatic (relative when the fill is even)"), int(HeatScale::Auto));
-    mScaleMode->addItem(tr("Absolute: 0 to the fullest chunk"), int(HeatScale::Absolute));
-    mScaleMode->addItem(tr("Relative: the emptiest to the fullest chunk"), int(HeatScale::Relative));
-    scaleLabel->setBuddy(mScaleMode);
-    connect(mScaleMode, &QComboBox::currentIndexChanged, this, [this] {
-        mSession->setHeatScale(HeatScale(mScaleMode->currentData().toInt()));
-        if (mSession->isOpen())
-            mSession->refresh();
-    });
-    scaleRow->addWidget(scaleLabel);
-    scaleRow->addWidget(mScaleMode);
-    auto *markChanges = new QCheckBox(tr("&Mark changed chunks"), left);
-    markChanges->setObjectName(QStringLiteral("markChanges"));
-    markChanges->setToolTip(tr("Rings the chunks that the last refresh which found a write read as changed"));
-    connect(markChanges, &QCheckBox::toggled, mHeatmap, &HeatmapWidget::setMarkChanges);
-    markChanges->setChecked(true);
-    scaleRow->addStretch(1);
-    auto *changesRow = new QHBoxLayout;
-    changesRow->addWidget(markChanges);
-    changesRow->addWidget(mHistory->makeSinceChooser(left));
-    changesRow->addStretch(1);
-    leftLayout->addWidget(mLegend);
-    leftLayout->addLayout(scaleRow);
-    leftLayout->addLayout(changesRow);
-    leftLayout->addWidget(mHover);
-    heatSplit->addWidget(left);
-    heatSplit->addWidget(mSkew);
-    heatSplit->setStretchFactor(0, 3);
-    heatSplit->setStretchFactor(1, 2);
-    mSkew->setMinimumWidth(240);
-    heatSplit->setSizes({820, 420});
-    auto *heatLayout = new QVBoxLayout(heatTab);
-    heatLayout->addWidget(mSummary);
-    heatLayout->addWidget(heatSplit, 1);
-    return heatTab;
-}
-
-QWidget *MainWindow::buildChunkTab()
-{
-    auto *chunkTab = new QWidget(this);
-    mChunk = new ChunkGridWidget(chunkTab);
-    mChunkLabel = new QLabel(tr("Click a chunk in the heatmap, or type its number."), chunkTab);
-    mChunkLabel->setObjectName(QStringLiteral("chunkLabel"));
-    mChunkLabel->setWordWrap(true);
-    mChunkNumber = new ChunkNumberBox(chunkTab);
-    mChunkNumber->setObjectName(QStringLiteral("chunkNumber"));
-    mChunkNumber->setRange(0, 131071);
-    mChunkNumber->setAccelerated(true);
-    auto *chunkNumberLabel = new QLabel(tr("C&hunk:"), chunkTab);
-    chunkNumberLabel->setBuddy(mChunkNumber);
-    auto *showChunkButton = new QPushButton(tr("Show"), chunkTab);
-    showChunkButton->setObjectName(QStringLiteral("showChunk"));
-    connect(showChunkButton, &QPushButton::clicked, this, [this] {
-        if (const qint64 typed = mChunkNumber->typedBeyond(); typed >= 0)
-            emit mChunkNumber->outOfRange(typed);
-        else
-            showChunk(quint32(mChunkNumber->value()));
-    });
-    connect(mChunkNumber, &QSpinBox::editingFinished, this, [this] {
-        if (mChunkNumber->hasFocus())
-            showChunk(quint32(mChunkNumber->value()));
-    });
-    connect(mChunkNumber, &ChunkNumberBox::outOfRange, this, [this](qint64 typed) {
-        // Said, and nothing opened: the chunk shown before stays, its label replaced by why.
-        mChunkLabel->setStyleSheet(theme::textStyle(theme::errorText(palette())));
-        mChunkLabel->setText(tr("There is no chunk %L1: this filter has %L2 chunks, 0 to %L3.")
-                                 .arg(typed)
-                                 .arg(qint64(mChunkNumber->maximum()) + 1)
-                                 .arg(mChunkNumber->maximum()));
-    });
-    auto *chunkRow = new QHBoxLayout;
-    chunkRow->addWidget(chunkNumberLabel);
-    chunkRow->addWidget(mChunkNumber);
-    chunkRow->addWidget(showChunkButton);
-    chunkRow->addWidget(mChunkLabel, 1);
-    auto *chunkLayout = new QVBoxLayout(chunkTab);
-    chunkLayout->addLayout(chunkRow);
-    chunkLayout->addWidget(mChunk, 1);
-    return chunkTab;
-}
 
 void MainWindow::buildToolbar()
 {
@@ -295,25 +168,7 @@ void MainWindow::buildMenus()
     named(file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); }), "actionDemo");
     named(file->addAction(tr("Demo with 16 &shards"), this, [this] { startDemo(200'000, 16); }), "actionDemoShards");
     named(file->addAction(tr("Open shard &map..."), this, &MainWindow::chooseShardMap), "actionOpenShardMap");
-    named(file->addAction(tr("Open a &Redis bitmap filter..."), this,
-                          [this] {
-                              bool ok = false;
-                              const QString url = QInputDialog::getText(
-                                  this, tr("Redis bitmap filter"),
-                                  tr("Redis URL (the password, if any, in REDISCLI_AUTH):"), QLineEdit::Normal,
-                                  QStringLiteral("redis://127.0.0.1:6379/0"), &ok);
-                              if (!ok)
-                                  return;
-                              auto target = RedisTarget::parse(url);
-                              if (!target) {
-                                  QMessageBox::warning(this, tr("Redis bitmap filter"), target.error().toString());
-                                  return;
-                              }
-                              auto *w = new RedisWindow;
-                              w->setAttribute(Qt::WA_DeleteOnClose);
-                              w->open(*target, redisbloom::ReferenceKey, redisbloom::ReferenceBits);
-                              w->show();
-                          }),
+    named(file->addAction(tr("Open a &Redis bitmap filter..."), this, [this] { RedisWindow::openAsked(this); }),
           "actionOpenRedis");
     named(file->addAction(tr("&Teaching mode (no database)"), this,
                           [] {
@@ -325,40 +180,29 @@ void MainWindow::buildMenus()
           "actionTeach");
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
-    mExportActions << named(exportMenu->addAction(tr("Heatmap as &PNG..."), this,
-                                                  [this] {
-                                                      const QString path = chooseSaveFile(
-                                                          this, tr("Export the heatmap"), QStringLiteral("heatmap.png"),
-                                                          tr("PNG images (*.png)"), QStringLiteral("png"));
-                                                      reportExport(path, exportHeatmapPng(path));
-                                                  }),
-                            "actionExportHeatmap");
-    mExportActions << named(exportMenu->addAction(tr("Chunk fill as &CSV..."), this,
-                                                  [this] {
-                                                      const QString path = chooseSaveFile(
-                                                          this, tr("Export the fill of every chunk"),
-                                                          QStringLiteral("fill.csv"), tr("CSV files (*.csv)"),
-                                                          QStringLiteral("csv"));
-                                                      reportExport(path, exportFillCsv(path));
-                                                  }),
-                            "actionExportFill");
-    mExportActions << named(exportMenu->addAction(tr("&FPR chart as PNG..."), this,
-                                                  [this] {
-                                                      const QString path = chooseSaveFile(
-                                                          this, tr("Export the FPR chart"), QStringLiteral("fpr.png"),
-                                                          tr("PNG images (*.png)"), QStringLiteral("png"));
-                                                      reportExport(path, exportFprPng(path));
-                                                  }),
-                            "actionExportFpr");
-    mExportActions << named(
-        exportMenu->addAction(tr("FPR &history as CSV..."), this,
-                              [this] {
-                                  const QString path = chooseSaveFile(
-                                      this, tr("Export the FPR history (the snapshots, or the refreshes)"),
-                                      QStringLiteral("fpr.csv"), tr("CSV files (*.csv)"), QStringLiteral("csv"));
-                                  reportExport(path, exportFprCsv(path));
-                              }),
-        "actionExportHistory");
+    // Each export asks for a file (its suffix added when left out) and says what it wrote.
+    using Exporter = Status (MainWindow::*)(const QString &) const;
+    const auto exporter = [&](const QString &text, const char *name, const QString &title, const char *file,
+                              const QString &filter, Exporter write) {
+        QAction *a = named(exportMenu->addAction(text, this,
+                                                 [this, title, file, filter, write] {
+                                                     const QString f = QLatin1String(file);
+                                                     const QString path = chooseSaveFile(
+                                                         this, title, f, filter, f.section(QLatin1Char('.'), -1));
+                                                     reportExport(path, (this->*write)(path));
+                                                 }),
+                           name);
+        mExportActions << a;
+    };
+    const QString png = tr("PNG images (*.png)"), csv = tr("CSV files (*.csv)");
+    exporter(tr("Heatmap as &PNG..."), "actionExportHeatmap", tr("Export the heatmap"), "heatmap.png", png,
+             &MainWindow::exportHeatmapPng);
+    exporter(tr("Chunk fill as &CSV..."), "actionExportFill", tr("Export the fill of every chunk"), "fill.csv", csv,
+             &MainWindow::exportFillCsv);
+    exporter(tr("&FPR chart as PNG..."), "actionExportFpr", tr("Export the FPR chart"), "fpr.png", png,
+             &MainWindow::exportFprPng);
+    exporter(tr("FPR &history as CSV..."), "actionExportHistory",
+             tr("Export the FPR history (the snapshots, or the refreshes)"), "fpr.csv", csv, &MainWindow::exportFprCsv);
     for (QAction *a : mExportActions)
         a->setEnabled(false);
     file->addSeparator();
@@ -434,7 +278,7 @@ void MainWindow::onOpenFailed(const Error &e)
         mAdminActions->sessionKept(mSession->summary().readOnly);
     } else {
         mStatus->setText(tr("Could not open the filter: %1").arg(e.toString()));
-        mLegend->setNotConnected(); // it said "loading..." under a filter that never came
+        mHeatTab->notConnected();
         emit openFailed(e.toString());
     }
 }
@@ -448,32 +292,7 @@ void MainWindow::startDemo(qint64 names, int shards, double trafficRate, double 
             emit failedToStart(e.toString());
         });
     }
-    auto *progress = new QProgressDialog(
-        shards > 0 ? (shards == 1 ? tr("Starting a private PostgreSQL with 1 shard database and loading %L1 generated "
-                                       "names...")
-                                        .arg(names)
-                                  : tr("Starting a private PostgreSQL with %1 shard databases and loading %L2 "
-                                       "generated names...")
-                                        .arg(shards)
-                                        .arg(names))
-                   : tr("Starting a private PostgreSQL and loading %L1 generated names...").arg(names),
-        tr("Cancel"), 0, 1000, this);
-    progress->setObjectName(QStringLiteral("demoProgress"));
-    progress->setWindowTitle(tr("Demo database"));
-    progress->setMinimumDuration(0);
-    progress->setAttribute(Qt::WA_DeleteOnClose);
-    connect(progress, &QProgressDialog::canceled, mDemo, &DemoRunner::cancel);
-    connect(mDemo, &DemoRunner::progress, progress, [progress](qint64 done, qint64 total) {
-        progress->setValue(int(1000.0 * double(done) / double(qMax<qint64>(1, total))));
-    });
-    // Closed because the demo answered: a close must not "cancel" what has ended (QProgressDialog's
-    // close emits canceled()).
-    const auto done = [progress] {
-        progress->blockSignals(true);
-        progress->close();
-    };
-    connect(mDemo, &DemoRunner::ready, progress, done);
-    connect(mDemo, &DemoRunner::failed, progress, done);
+    mDemo->showProgress(this, names, shards);
     connect(
         mDemo, &DemoRunner::ready, this,
         [this](const QString &conninfo, const QString &shardMap) {
@@ -531,13 +350,7 @@ void MainWindow::reloadHistory()
 
 void MainWindow::showChunk(quint32 chunk)
 {
-    {
-        const QSignalBlocker block(mChunkNumber);
-        mChunkNumber->setValue(int(chunk));
-    }
-    mChunkLabel->setStyleSheet(QString());
-    mChunkLabel->setText(tr("Chunk %1: fetching...").arg(chunk));
-    mSession->chunk(chunk);
+    mChunkTab->showChunk(chunk);
 }
 
 QString MainWindow::statusText() const
@@ -547,7 +360,22 @@ QString MainWindow::statusText() const
 
 QString MainWindow::chunkText() const
 {
-    return mChunkLabel->text();
+    return mChunkTab->text();
+}
+
+HeatmapWidget *MainWindow::heatmap() const
+{
+    return mHeatTab->heatmap();
+}
+
+HeatmapLegend *MainWindow::legend() const
+{
+    return mHeatTab->legend();
+}
+
+ChunkGridWidget *MainWindow::chunkView() const
+{
+    return mChunkTab->grid();
 }
 
 QString MainWindow::aboutText() const
@@ -569,7 +397,7 @@ void MainWindow::showAbout()
 
 Status MainWindow::exportHeatmapPng(const QString &path) const
 {
-    const FillResult &r = mHeatmap->result();
+    const FillResult &r = heatmap()->result();
     if (r.heatmap.isNull())
         return makeError(ErrorKind::Usage, tr("nothing to export yet: the fill has not been read"));
     const FilterSummary &s = mSession->summary();
@@ -583,25 +411,17 @@ Status MainWindow::exportHeatmapPng(const QString &path) const
 
 Status MainWindow::exportFillCsv(const QString &path) const
 {
-    return writeFillCsv(mHeatmap->result().fill, path);
+    return writeFillCsv(heatmap()->result().fill, path);
 }
 
 Status MainWindow::exportFprPng(const QString &path) const
 {
-    if (!mFpr->grab().save(path, "PNG"))
-        return makeError(ErrorKind::Io, tr("cannot write %1").arg(path));
-    return success();
+    return mFpr->writePng(path);
 }
 
 Status MainWindow::exportFprCsv(const QString &path) const
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
-    const QByteArray out = mFpr->samplesCsv().toUtf8();
-    if (file.write(out) != out.size() || !file.flush())
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
-    return success();
+    return mFpr->writeCsv(path);
 }
 
 void MainWindow::reportExport(const QString &path, const Status &s)
@@ -627,13 +447,8 @@ void MainWindow::opened(const FilterSummary &s)
     }
     mFpr->setGeometry(s.geometry);
     mHistory->opened();
-    mChunkNumber->setMaximum(int(s.geometry.chunks() - 1));
-    mHeatmap->setLoading(s.geometry);
-    mLegend->setLoading();
-    mSummary->setText(tr("Loading the fill of %1 (%L2 chunks)...").arg(s.ref.table).arg(s.geometry.chunks()));
-    mChunk->clear();
-    mChunkLabel->setStyleSheet(QString());
-    mChunkLabel->setText(tr("Click a chunk in the heatmap, or type its number."));
+    mHeatTab->opened(s);
+    mChunkTab->opened(s);
     mStatus->setStyleSheet(QString());
     mStatus->setText(s.followed ? tr("%1 was swapped by another session: now attached to the new %1 (%2)")
                                       .arg(s.ref.table, s.geometry.describe())
@@ -690,91 +505,18 @@ void MainWindow::chooseShardMap()
 void MainWindow::onRefreshed(const FillResult &r)
 {
     ++mRefreshes;
-    mHeatmap->setResult(r);
-    mLegend->setScale(r.scaleMin, r.scaleMax, r.fill.geometry.chunkBits(), r.fill.geometry.k(), r.scale);
-    mSkew->setReport(r.skew);
+    mHeatTab->refreshed(r);
     const double names = r.fill.estimatedNames();
     mAdminActions->setLastRefresh(names, r.rebuild);
     mFpr->addMeasurement(r.checkedAt.isValid() ? r.checkedAt : r.fill.takenAt, r.fill.estimatedFpr(), names);
-
-    std::vector<quint32> order(r.fill.setBits.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = quint32(i);
-    const size_t top = qMin<size_t>(5, order.size());
-    std::partial_sort(order.begin(), order.begin() + qsizetype(top), order.end(),
-                      [&r](quint32 a, quint32 b) { return r.fill.setBits[a] > r.fill.setBits[b]; });
-    QStringList fullest;
-    for (size_t i = 0; i < top; ++i)
-        fullest << tr("%1 (%2)").arg(order[i]).arg(r.fill.setBits[order[i]]);
-    const double fpr = r.fill.estimatedFpr();
-    mSummary->setText(
-        tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
-           "FPR <b>%6</b> (%7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
-           "%10 outlier(s)")
-            .arg(r.fill.setBits.size())
-            .arg(r.fill.meanFill() * 100, 0, 'f', 3)
-            .arg(r.fill.minSetBits())
-            .arg(r.fill.maxSetBits())
-            .arg(r.fill.geometry.chunkBits())
-            .arg(fpr, 0, 'g', 3)
-            .arg(fpr::oneIn(fpr))
-            .arg(qRound64(names))
-            .arg(fullest.join(QStringLiteral(", ")))
-            .arg(r.skew.outlierCount));
-    showRebuildState(r.rebuild);
+    mRebuildBanner->setState(r.rebuild);
     mStatus->setStyleSheet(QString());
-    const QString when = QLocale().toString(r.checkedAt.toLocalTime().time(), QLocale::LongFormat);
-    const QString taken = QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat);
-    const QString cost =
-        r.unchanged ? tr("checked %1: no write since %2, no row read").arg(when, taken)
-        : r.throttled
-            ? tr("checked %1: the table changed; the picture of %2 stands until %3 (the last read took "
-                 "%4 ms: at most one every %5 s)")
-                  .arg(when, taken, QLocale().toString(r.nextFullRead.toLocalTime().time(), QLocale::LongFormat))
-                  .arg(r.fill.elapsedMs)
-                  .arg(double(r.fill.elapsedMs) * 10 / 1000.0, 0, 'f', 1)
-        : r.incremental
-            ? tr("refreshed %1: %L2 changed chunk(s), read in %3 ms without reading the other rows")
-                  .arg(when)
-                  .arg(r.fill.rowsRead)
-                  .arg(r.fill.elapsedMs)
-            : tr("refreshed %1: read all %L2 rows in %3 ms").arg(when).arg(r.fill.rowsRead).arg(r.fill.elapsedMs);
-    // Idle: wait longer before the next look; any change brings the set interval back.
-    mPacer->refreshed(r.unchanged);
+    mPacer->refreshed(r.unchanged); // idle: wait longer before the next look; a change brings the interval back
     mStatus->setText(tr("%1 on %2 \u2014 %3 (%4)")
-                         .arg(mSession->summary().ref.table, mSession->summary().where, cost, mPacer->cadenceText()));
+                         .arg(mSession->summary().ref.table, mSession->summary().where, RefreshPacer::describe(r),
+                              mPacer->cadenceText()));
     mHistory->refreshed(r);
     emit refreshed();
-}
-
-void MainWindow::showRebuildState(const RebuildState &rebuild)
-{
-    if (!rebuild.exists) {
-        mRebuildBanner->hide();
-    } else if (!rebuild.running && rebuild.stage == QLatin1String("ready")) {
-        mRebuildBanner->setStyleSheet(theme::bannerStyle(theme::warningBanner()));
-        mRebuildBanner->setText(
-            tr("%1 is rebuilt and waits to be swapped in (Admin > Swap); until then the live function "
-               "records every name (%L2 pending).")
-                .arg(rebuild.newTable)
-                .arg(rebuild.pending));
-        mRebuildBanner->show();
-    } else if (!rebuild.running) {
-        // Loud: the live function records every name until someone finishes or aborts it.
-        mRebuildBanner->setStyleSheet(theme::bannerStyle(theme::productionBanner()));
-        mRebuildBanner->setText(tr("REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet "
-                                   "the live function still records every name (%L4 pending). Finish it with Admin > "
-                                   "Swap, or undo it with bloomctl rebuild --abort.")
-                                    .arg(rebuild.newTable, rebuild.stage,
-                                         QLocale().toString(rebuild.startedAt.toLocalTime(), QLocale::ShortFormat))
-                                    .arg(rebuild.pending));
-        mRebuildBanner->show();
-    } else {
-        mRebuildBanner->setStyleSheet(QStringLiteral("padding:4px"));
-        mRebuildBanner->setText(tr("A rebuild into %1 is running (stage %2); the live filter keeps serving.")
-                                    .arg(rebuild.newTable, rebuild.stage));
-        mRebuildBanner->show();
-    }
 }
 
 void MainWindow::onFailed(Operation op, const Error &e, bool lost)
@@ -793,44 +535,13 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
         mStatus->setStyleSheet(theme::textStyle(theme::errorText(palette())));
         mStatus->setText(tr("The refresh failed: %1").arg(e.toString()));
     } else if (op == Operation::Chunk) {
-        mChunkLabel->setStyleSheet(theme::textStyle(theme::errorText(palette())));
-        mChunkLabel->setText(tr("The chunk cannot be read: %1").arg(e.toString()));
+        mChunkTab->failed(e);
     }
 }
 
 void MainWindow::updateTitle()
 {
-    if (!mSession->isOpen()) {
-        setWindowTitle(tr("Bloomscope"));
-        mBanner->hide();
-        return;
-    }
-    const FilterSummary &s = mSession->summary();
-    const QString mode = s.readOnly ? tr("read-only") : tr("ADMIN: writes allowed");
-    const QString env = mProfile.environment.isEmpty() ? QString() : mProfile.environment.toUpper();
-    setWindowTitle(env.isEmpty()
-                       ? tr("Bloomscope \u2014 %1 on %2 (%3)").arg(s.ref.table, s.where, mode)
-                       : tr("Bloomscope \u2014 %1 \u2014 %2 on %3 (%4)").arg(env, s.ref.table, s.where, mode));
-    // The banner always says where the window is and whether it writes; the environment colours it.
-    const QColor colour = mProfile.colour();
-    QString style;
-    if (colour.isValid())
-        style = theme::bannerStyle(colour);
-    else if (!s.readOnly)
-        style = theme::bannerStyle(theme::adminBanner());
-    else
-        style = QStringLiteral("padding:3px");
-    mBanner->setStyleSheet(style);
-    QStringList parts;
-    if (!env.isEmpty())
-        parts << env;
-    if (!mProfile.name.isEmpty())
-        parts << mProfile.name;
-    parts << tr("%1 on %2").arg(s.ref.table, s.where);
-    parts << (s.readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
-    mBanner->setText(parts.join(QStringLiteral(" \u2014 ")));
-    mBanner->setAccessibleName(tr("Session"));
-    mBanner->show();
+    setWindowTitle(mBanner->describe(mSession->isOpen() ? &mSession->summary() : nullptr, mProfile));
 }
 
 ConnectDialog *MainWindow::makeConnectDialog()

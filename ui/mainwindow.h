@@ -17,17 +17,19 @@ namespace bloom {
 
 class AdminActions;
 class ChunkGridWidget;
-class ChunkNumberBox;
+class ChunkTab;
 class ConnectDialog;
 class DemoRunner;
 class FilterSession;
 class FprView;
 class HeatmapLegend;
+class HeatmapTab;
 class HeatmapWidget;
 class HistoryController;
+class RebuildBanner;
 class RefreshPacer;
+class SessionBanner;
 class ShardSession;
-class SkewChart;
 class StatusLabel;
 class StepThroughView;
 class TypingView;
@@ -59,11 +61,11 @@ public:
     void setRemembersGeometry(bool on) { mRememberGeometry = on; }
 
     FilterSession *session() const { return mSession; }
-    HeatmapWidget *heatmap() const { return mHeatmap; }
-    HeatmapLegend *legend() const { return mLegend; }
+    HeatmapWidget *heatmap() const;
+    HeatmapLegend *legend() const;
     FprView *fprView() const { return mFpr; }
     StepThroughView *stepView() const { return mStep; }
-    ChunkGridWidget *chunkView() const { return mChunk; }
+    ChunkGridWidget *chunkView() const;
     TypingView *typingView() const { return mTyping; }
     ShardSession *shardSession() const { return mShards; }
     AdminActions *adminActions() const { return mAdminActions; }
@@ -107,12 +109,9 @@ protected:
 
 private:
     void buildMenus();
-    QWidget *buildHeatmapTab();
-    QWidget *buildChunkTab();
     void buildToolbar();
     void opened(const FilterSummary &s);
     void onRefreshed(const FillResult &r);
-    void showRebuildState(const RebuildState &rebuild);
     void onFailed(Operation operation, const Error &e, bool lost);
     void onOpenFailed(const Error &e);
     void showAbout();
@@ -133,25 +132,18 @@ private:
     ShardMap mShardMap; ///< as read from mShardMapPath
     bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
-    QLabel *mRebuildBanner = nullptr;
+    RebuildBanner *mRebuildBanner = nullptr;
     Profile mProfile;                ///< of the open session
     QList<Profile> mPendingProfiles; ///< of the connects not answered yet, oldest first
     int mRefreshes = 0;
     bool mRememberGeometry = true;
 
     QTabWidget *mTabs = nullptr;
-    QLabel *mBanner = nullptr;
-    HeatmapWidget *mHeatmap = nullptr;
-    HeatmapLegend *mLegend = nullptr;
-    QLabel *mSummary = nullptr;
-    QLabel *mHover = nullptr;
-    SkewChart *mSkew = nullptr;
+    SessionBanner *mBanner = nullptr;
+    HeatmapTab *mHeatTab = nullptr;
     FprView *mFpr = nullptr;
     StepThroughView *mStep = nullptr;
-    ChunkGridWidget *mChunk = nullptr;
-    QLabel *mChunkLabel = nullptr;
-    ChunkNumberBox *mChunkNumber = nullptr;
-    QComboBox *mScaleMode = nullptr;
+    ChunkTab *mChunkTab = nullptr;
     StatusLabel *mStatus = nullptr;
     QSpinBox *mInterval = nullptr;
     QCheckBox *mPause = nullptr;

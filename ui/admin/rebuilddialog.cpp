@@ -85,7 +85,7 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mSources->setPlaceholderText(tr("one shard per line: service=shard1, or host=... dbname=... user=..."));
     mSources->setMaximumHeight(90);
     mSources->setAccessibleName(tr("Shards"));
-    mQuery = new QLineEdit(QStringLiteral("select username from users"), this);
+    mQuery = new QLineEdit(RebuildOptions().query, this); // core's default, as bloomctl's --query
     mQuery->setAccessibleName(tr("Query"));
     mFile = new QLineEdit(this);
     mFile->setObjectName(QStringLiteral("file"));

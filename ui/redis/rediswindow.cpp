@@ -10,6 +10,7 @@
 #include <QChartView>
 #include <QHBoxLayout>
 #include <QHelpEvent>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -271,6 +272,25 @@ RedisWindow::~RedisWindow()
 {
     mThread.quit();
     mThread.wait();
+}
+
+void RedisWindow::openAsked(QWidget *parent)
+{
+    bool ok = false;
+    const QString url = QInputDialog::getText(parent, tr("Redis bitmap filter"),
+                                              tr("Redis URL (the password, if any, in REDISCLI_AUTH):"),
+                                              QLineEdit::Normal, QStringLiteral("redis://127.0.0.1:6379/0"), &ok);
+    if (!ok)
+        return;
+    auto target = RedisTarget::parse(url);
+    if (!target) {
+        QMessageBox::warning(parent, tr("Redis bitmap filter"), target.error().toString());
+        return;
+    }
+    auto *w = new RedisWindow;
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    w->open(*target, redisbloom::ReferenceKey, redisbloom::ReferenceBits);
+    w->show();
 }
 
 void RedisWindow::open(const RedisTarget &target, const QByteArray &key, quint64 bits)

@@ -1,5 +1,6 @@
 #include "session/refreshpacer.h"
 
+#include <QLocale>
 #include <QTimer>
 
 namespace bloom {
@@ -62,6 +63,26 @@ QString RefreshPacer::cadenceText() const
     if (next != mInterval)
         return tr("idle: next in %1 s, every %2 s once it changes").arg(next).arg(mInterval);
     return tr("every %1 s").arg(next);
+}
+
+QString RefreshPacer::describe(const FillResult &r)
+{
+    const QString when = QLocale().toString(r.checkedAt.toLocalTime().time(), QLocale::LongFormat);
+    const QString taken = QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat);
+    if (r.unchanged)
+        return tr("checked %1: no write since %2, no row read").arg(when, taken);
+    if (r.throttled)
+        return tr("checked %1: the table changed; the picture of %2 stands until %3 (the last read took %4 ms: at "
+                  "most one every %5 s)")
+            .arg(when, taken, QLocale().toString(r.nextFullRead.toLocalTime().time(), QLocale::LongFormat))
+            .arg(r.fill.elapsedMs)
+            .arg(double(r.fill.elapsedMs) * 10 / 1000.0, 0, 'f', 1);
+    if (r.incremental)
+        return tr("refreshed %1: %L2 changed chunk(s), read in %3 ms without reading the other rows")
+            .arg(when)
+            .arg(r.fill.rowsRead)
+            .arg(r.fill.elapsedMs);
+    return tr("refreshed %1: read all %L2 rows in %3 ms").arg(when).arg(r.fill.rowsRead).arg(r.fill.elapsedMs);
 }
 
 void RefreshPacer::apply()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "session/sessiontypes.h"
+
 #include <QObject>
 
 class QTimer;
@@ -31,6 +33,9 @@ public:
     /** "every 5 s", "every 5 s, paused", "idle: next in 20 s, every 5 s once it changes". */
     QString cadenceText() const;
     QTimer *timer() const { return mTimer; }
+    /** What a refresh cost the server: "checked ...: no write since ..., no row read", "refreshed ...:
+     *  12 changed chunk(s), read in 3 ms without reading the other rows", "read all 131,072 rows". */
+    static QString describe(const FillResult &r);
 
 signals:
     /** Time for the next refresh. */
