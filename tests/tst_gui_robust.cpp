@@ -11,6 +11,9 @@
 #include "mainwindow.h"
 #include "postgres/pgconn.h"
 #include "session/filtersession.h"
+#include "shards/replaypanel.h"
+#include "shards/shardsession.h"
+#include "shards/typingview.h"
 #include "step/stepthroughview.h"
 #include "style/theme.h"
 #include "testcluster.h"
@@ -53,15 +56,8 @@ private:
     {
         return test::runBloomctl(QStringList{QStringLiteral("--db"), db()} + args);
     }
-    QAction *action(const QString &startsWith) const
-    {
-        for (QAction *menu : mWindow->menuBar()->actions())
-            if (menu->menu())
-                for (QAction *a : menu->menu()->actions())
-                    if (a->text().remove(QLatin1Char('&')).startsWith(startsWith))
-                        return a;
-        return nullptr;
-    }
+    /** A menu action, by its objectName (not by text a translation changes). */
+    QAction *action(const char *objectName) const { return mWindow->findChild<QAction *>(QLatin1String(objectName)); }
     /** Runs `act` on the next modal dialog of type T once it is up. */
     template<typename T, typename F> static void onNextDialog(F act)
     {
@@ -97,7 +93,7 @@ private:
     void adminMode()
     {
         test::answerNextBox(QMessageBox::Yes);
-        action(QStringLiteral("Admin mode"))->trigger();
+        action("actionAdminMode")->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!mWindow->session()->summary().readOnly, 20000);
     }
     /** Admin > Load names from a file with `path`, confirmed with Write. */
@@ -112,7 +108,7 @@ private:
             d->selectFile(path);
             static_cast<QDialog *>(d)->accept();
         });
-        action(QStringLiteral("Load names"))->trigger();
+        action("actionLoadNames")->trigger();
     }
     /** With BLOOMSCOPE_SHOT_DIR set, saves `w` there as `file` (to look at; README's pictures). */
     static void shoot(QWidget *w, const QString &file)
@@ -208,7 +204,7 @@ private slots:
             d->accept();
         });
         QSignalSpy progressSeen(mWindow->session(), &FilterSession::sampleProgress);
-        action(QStringLiteral("Sample the measured FPR"))->trigger();
+        action("actionSampleFpr")->trigger();
         QProgressDialog *progress = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((progress = mWindow->findChild<QProgressDialog *>()) && progress->isVisible(), 60000);
         QTest::mouseClick(progress->findChild<QPushButton *>(), Qt::LeftButton); // Cancel
@@ -218,7 +214,7 @@ private slots:
             d->accept();
         });
         QSignalSpy sampled(mWindow->session(), &FilterSession::sampled);
-        action(QStringLiteral("Sample the measured FPR"))->trigger();
+        action("actionSampleFpr")->trigger();
         const QString result = answerNextMessage(60000);
         QVERIFY2(result.startsWith(QLatin1String("Measured:")), qPrintable(result));
         QTRY_COMPARE(sampled.count(), 1);
@@ -334,7 +330,7 @@ private slots:
     /** Report 2: closing the rebuild wizard while it rebuilds. */
     void closingTheWizardWhileItRebuilds()
     {
-        action(QStringLiteral("Rebuild with more chunks"))->trigger();
+        action("actionRebuild")->trigger();
         RebuildDialog *wizard = nullptr;
         QTRY_VERIFY((wizard = mWindow->findChild<RebuildDialog *>()) != nullptr);
         wizard->findChild<QSpinBox *>(QStringLiteral("chunksLog2"))->setValue(11);
@@ -379,7 +375,7 @@ private slots:
             }
         });
         poll.start(20);
-        action(QStringLiteral("Quit"))->trigger();
+        action("actionQuit")->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!asked.isEmpty(), 3000);
         QVERIFY2(asked.contains(QLatin1String("username_filter_v2")), qPrintable(asked));
         QVERIFY(mWindow->isVisible());
@@ -470,6 +466,58 @@ private slots:
         QCOMPARE(mWindow->session()->summary().referenceCheckSql,
                  QStringLiteral("select bits & mask = mask from \"public\".\"username_filter\" join "
                                 "\"public\".\"username_bits\"($1) using (chunk)"));
+    }
+
+    /** The structure: the SQL the step-through shows follows --table and --function, not the reference's. */
+    void theStepThroughFollowsTheFunction()
+    {
+        const auto r =
+            test::runBloomctl({QStringLiteral("--db"), db(), QStringLiteral("--table"), QStringLiteral("other_filter"),
+                               QStringLiteral("--function"), QStringLiteral("other_bits"), QStringLiteral("init"),
+                               QStringLiteral("--chunks"), QStringLiteral("64")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        MainWindow w;
+        w.setRemembersGeometry(false);
+        QSignalSpy opened(w.session(), &FilterSession::opened);
+        w.connectTo(*ConnectionSpec::parse(db()),
+                    FilterRef{QStringLiteral("other_filter"), QStringLiteral("other_bits")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+        w.showView(QStringLiteral("step"));
+        w.stepView()->setStep(StepThroughView::Verdict);
+        w.stepView()->setName(QStringLiteral("ada"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.stepView()->hasResult(), 20000);
+        const QString text = w.stepView()->text();
+        QVERIFY2(text.contains(QLatin1String("select bits::text from \"public\".\"other_filter\" where chunk = $1")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("join \"public\".\"other_bits\"($1) using (chunk)")), qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("username_")), qPrintable(text));
+    }
+
+    /** Report 8: "1 shards". One shard is said as one, in the audit's line and in the replay's summary. */
+    void oneShardIsSaidAsOne()
+    {
+        AuditState audit;
+        audit.known = true;
+        audit.report.sampled = 10;
+        audit.report.probes = 1000;
+        audit.report.shards = 1;
+        audit.report.at = QDateTime::currentDateTimeUtc();
+        emit mWindow->shardSession()->auditRead(audit);
+        const QString auditLine = mWindow->typingView()->auditText();
+        QVERIFY2(auditLine.contains(QLatin1String("over 1 shard:")), qPrintable(auditLine));
+        ReplayResult replay;
+        replay.shards = 1;
+        replay.report.names = 3;
+        replay.report.checks = 30;
+        replay.report.shardQueriesWithout = 30;
+        replay.filterMs = replay.shardsMs = {0.1, 0.2, 0.3};
+        emit mWindow->shardSession()->replayFinished(replay);
+        const QString summary = mWindow->typingView()->replay()->replaySummary();
+        QVERIFY2(summary.contains(QLatin1String("30 checks on 1 shard.")), qPrintable(summary));
+        replay.shards = 3;
+        emit mWindow->shardSession()->replayFinished(replay);
+        QVERIFY2(mWindow->typingView()->replay()->replaySummary().contains(QLatin1String("on 3 shards.")),
+                 qPrintable(mWindow->typingView()->replay()->replaySummary()));
     }
 
     /** Report 8: the heatmap PNG had no legend, scale or title. */

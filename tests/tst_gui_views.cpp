@@ -35,6 +35,7 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLogValueAxis>
+#include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QScatterSeries>
@@ -56,6 +57,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace bloom;
 
@@ -501,10 +503,7 @@ void TestGuiViews::keyboardAndMenusReachEveryAction()
             QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+3")));
         }
     }
-    QStringList menus;
-    for (QAction *a : main.menuBar()->actions())
-        menus << a->text();
-    QVERIFY(menus.contains(QStringLiteral("&Help")));
+    QVERIFY(main.findChild<QMenu *>(QStringLiteral("menuHelp")));
     QVERIFY(main.aboutText().contains(QLatin1String(BLOOMSCOPE_VERSION)));
     QVERIFY(main.aboutText().contains(QLatin1String(qVersion())));
     QVERIFY(main.aboutText().contains(QLatin1String("libpq</td><td>15.")));
@@ -702,25 +701,44 @@ void TestGuiViews::theLegendFitsAtEverySize()
 
 void TestGuiViews::menuActionsHaveObjectNames()
 {
-    // Tests and GUI drivers find an action by its name, not by text that a translation changes.
+    // Tests and GUI drivers find an action or a menu by its name, not by text that a translation changes:
+    // every menu and every action in it, submenus included, in each of the three main windows.
     MainWindow main;
-    QStringList unnamed;
-    QSet<QString> names;
-    for (QAction *menu : main.menuBar()->actions())
-        if (menu->menu())
-            for (QAction *a : menu->menu()->actions()) {
-                if (a->isSeparator() || a->menu())
+    TeachWindow teach;
+    RedisWindow redis;
+    for (QMainWindow *w : std::initializer_list<QMainWindow *>{&main, &teach, &redis}) {
+        const QString window = QString::fromLatin1(w->metaObject()->className());
+        QStringList unnamed;
+        QSet<QString> names;
+        std::function<void(QMenu *)> walk = [&](QMenu *menu) {
+            if (menu->objectName().isEmpty())
+                unnamed << menu->title();
+            for (QAction *a : menu->actions()) {
+                if (a->isSeparator())
                     continue;
+                if (a->menu()) {
+                    walk(a->menu());
+                    continue;
+                }
                 if (a->objectName().isEmpty())
                     unnamed << a->text();
-                else
-                    QVERIFY2(!names.contains(a->objectName()), qPrintable(a->objectName()));
+                else if (names.contains(a->objectName()))
+                    unnamed << a->objectName() + QStringLiteral(" (twice)");
                 names.insert(a->objectName());
             }
-    QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
+        };
+        for (QAction *menu : w->menuBar()->actions())
+            if (menu->menu())
+                walk(menu->menu());
+        QVERIFY2(!names.isEmpty(), qPrintable(window));
+        QVERIFY2(unnamed.isEmpty(), qPrintable(window + QLatin1String(": ") + unnamed.join(QStringLiteral(", "))));
+        QVERIFY2(w->findChild<QAction *>(QStringLiteral("actionQuit")), qPrintable(window));
+    }
     for (const char *n : {"actionQuit", "actionAdminMode", "actionLoadNames", "actionSampleFpr", "actionRebuild",
-                          "actionSwap", "actionOldFilters", "actionRecordSnapshot"})
+                          "actionSwap", "actionOldFilters", "actionRecordSnapshot", "actionExportHeatmap"})
         QVERIFY2(main.findChild<QAction *>(QLatin1String(n)), n);
+    for (const char *n : {"menuFile", "menuExport", "menuAdmin", "menuView", "menuHelp"})
+        QVERIFY2(main.findChild<QMenu *>(QLatin1String(n)), n);
 }
 
 void TestGuiViews::theWindowHasItsIconAndClass()

@@ -163,6 +163,7 @@ void MainWindow::buildMenus()
         return a;
     };
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("menuFile"));
     named(file->addAction(tr("&Connect..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &MainWindow::showConnectDialog),
           "actionConnect");
     named(file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); }), "actionDemo");
@@ -180,6 +181,7 @@ void MainWindow::buildMenus()
           "actionTeach");
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->setObjectName(QStringLiteral("menuExport"));
     // Each export asks for a file (its suffix added when left out) and says what it wrote.
     using Exporter = Status (MainWindow::*)(const QString &) const;
     const auto exporter = [&](const QString &text, const char *name, const QString &title, const char *file,
@@ -215,9 +217,12 @@ void MainWindow::buildMenus()
                           }),
           "actionQuit");
 
-    mAdminActions->populate(menuBar()->addMenu(tr("&Admin")), mHistory->recordAction());
+    QMenu *admin = menuBar()->addMenu(tr("&Admin"));
+    admin->setObjectName(QStringLiteral("menuAdmin"));
+    mAdminActions->populate(admin, mHistory->recordAction());
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("menuView"));
     QAction *refresh =
         named(view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, [this] { mSession->refresh(); }),
               "actionRefreshNow");
@@ -232,6 +237,7 @@ void MainWindow::buildMenus()
               objects[i]);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp"));
     named(help->addAction(tr("&About Bloomscope"), this, &MainWindow::showAbout), "actionAbout");
     named(help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt), "actionAboutQt");
 }

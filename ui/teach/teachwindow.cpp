@@ -204,11 +204,16 @@ TeachWindow::TeachWindow(QWidget *parent)
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &TeachWindow::chooseOpen);
-    file->addAction(tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S), this, &TeachWindow::chooseSave);
-    file->addAction(tr("&Export picture (PNG)..."), this, &TeachWindow::chooseExport);
+    file->setObjectName(QStringLiteral("menuFile"));
+    file->addAction(tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &TeachWindow::chooseOpen)
+        ->setObjectName(QStringLiteral("actionOpenSession"));
+    file->addAction(tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S), this, &TeachWindow::chooseSave)
+        ->setObjectName(QStringLiteral("actionSaveSession"));
+    file->addAction(tr("&Export picture (PNG)..."), this, &TeachWindow::chooseExport)
+        ->setObjectName(QStringLiteral("actionExportPicture"));
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit);
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit)
+        ->setObjectName(QStringLiteral("actionQuit"));
 
     configureControls();
     newFilter();
