@@ -520,6 +520,28 @@ private slots:
                  qPrintable(mWindow->typingView()->replay()->replaySummary()));
     }
 
+    /** Report 8, the other way in: a chunk past the last asked by number (--chunk 999999, or a caller)
+     *  is refused as a typed one is; the box kept showing the last chunk (131071) beside the error. */
+    void aChunkPastTheLastAskedIsRefused()
+    {
+        mWindow->showView(QStringLiteral("chunk"));
+        auto *number = mWindow->findChild<QSpinBox *>(QStringLiteral("chunkNumber"));
+        QVERIFY(number);
+        mWindow->showChunk(12);
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->chunkText().contains(QLatin1String("bits set")), 20000);
+        QSignalSpy failed(mWindow->session(), &FilterSession::failed);
+        mWindow->showChunk(999999);
+        QCOMPARE(number->value(), 12);
+        // 1,024 chunks, or more once the cases above have rebuilt and swapped the filter.
+        const QString refused = QStringLiteral("There is no chunk 999,999: this filter has %L1 chunks")
+                                    .arg(mWindow->session()->summary().geometry.chunks());
+        QVERIFY2(mWindow->chunkText().startsWith(refused), qPrintable(mWindow->chunkText()));
+        QTest::qWait(300);
+        QCOMPARE(failed.count(), 0); // nothing was asked of the server
+        QVERIFY2(mWindow->chunkText().startsWith(QLatin1String("There is no chunk 999,999")),
+                 qPrintable(mWindow->chunkText()));
+    }
+
     /** Report 8: the heatmap PNG had no legend, scale or title. */
     void theHeatmapPictureHasItsTitleAndScale()
     {

@@ -68,6 +68,11 @@ void ChunkTab::say(const QString &text, bool error)
 
 void ChunkTab::showChunk(quint32 chunk)
 {
+    if (chunk > quint32(mNumber->maximum())) {
+        // Asked by number (--chunk, a caller): refused as a typed one is, not clamped to the last.
+        emit mNumber->outOfRange(qint64(chunk));
+        return;
+    }
     {
         const QSignalBlocker block(mNumber);
         mNumber->setValue(int(chunk));

@@ -20,7 +20,7 @@ public:
     ChunkTab(FilterSession *session, QWidget *parent = nullptr);
 
     ChunkGridWidget *grid() const { return mChunk; }
-    /** Asks for `chunk`'s bits (the grid follows when they come). */
+    /** Asks for `chunk`'s bits (the grid follows when they come); a chunk past the last is refused and said. */
     void showChunk(quint32 chunk);
     /** The line beside the number: the chunk shown, or why none is. */
     QString text() const;
