@@ -1,4 +1,5 @@
 #include "local/localcluster.h"
+#include "model/placement.h"
 #include "postgres/pgconn.h"
 #include "testcluster.h"
 
@@ -7,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryFile>
 #include <QTest>
@@ -45,6 +47,13 @@ private:
         promtool.waitForFinished(60000);
         mPromtoolSaid = QString::fromUtf8(promtool.readAllStandardOutput() + promtool.readAllStandardError());
         return promtool.exitStatus() == QProcess::NormalExit && promtool.exitCode() == 0;
+    }
+    /** Whether a fix says to write an empty row (0::bit(N)): the names of that chunk would all check
+     *  free. All ones (~0::bit(N)) is what a fix may say. */
+    static bool suggestsAnEmptyRow(const QByteArray &text)
+    {
+        static const QRegularExpression empty(QStringLiteral("(^|[^~])0::bit"));
+        return empty.match(QString::fromUtf8(text)).hasMatch();
     }
     static QJsonValue json(const Run &r)
     {
@@ -414,6 +423,159 @@ private slots:
         QCOMPARE(r.code, 5);
         r = bloomctl({QStringLiteral("info")}, {}, QStringLiteral("not a conninfo"));
         QCOMPARE(r.code, 3);
+    }
+
+    /** Issue 32: a NULL `bits` row or a missing chunk row. No command says "free" for a name of that
+     *  chunk or crashes, every reading command fails with exit 9 naming the chunk, health is CRITICAL,
+     *  metrics counts it, and the fix is a rebuild: never an empty row, which would make every name of
+     *  the chunk a silent false negative. */
+    void damagedFilterIsNeverFree()
+    {
+        QVERIFY(mCluster.createDatabase(QStringLiteral("damaged")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("damaged"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        const QString db = mCluster.connectionString(QStringLiteral("damaged"));
+        PgConn raw(db);
+        QVERIFY(raw.ok());
+        for (const char *name : {"ada", "grace"}) // with the application's own add
+            QVERIFY(raw.exec(QStringLiteral("update username_filter f set bits = f.bits | b.mask from "
+                                            "username_bits('%1') b where f.chunk = b.chunk")
+                                 .arg(QLatin1String(name)))
+                        .ok());
+        QVERIFY(raw.exec(QStringLiteral("create table saved as select * from username_filter where chunk = 71962; "
+                                        "alter table username_filter alter column bits drop not null"))
+                    .ok());
+        const auto ctl = [&](const QStringList &args) { return bloomctl(args, {}, db); };
+        // Without NOT NULL but with no NULL row the filter is healthy.
+        Run r = ctl({QStringLiteral("health")});
+        QVERIFY2(r.code == 0, r.out.constData());
+        r = ctl({QStringLiteral("metrics")});
+        QVERIFY2(r.out.contains("bloomscope_damaged_chunks{table=\"public.username_filter\",kind=\"null\"} 0"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("bloomscope_filter_not_null_constraint{table=\"public.username_filter\"} 0"),
+                 r.out.constData());
+
+        const auto expectDamaged = [&](const QByteArray &chunk, const QByteArray &kind, const QByteArray &said) {
+            const auto context = [](const QStringList &args, const Run &run) {
+                return qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": exit %1\n").arg(run.code) +
+                                  QString::fromUtf8(run.out + run.err));
+            };
+            // Every command that reads the damaged chunk: exit 9, the chunk named, a rebuild as the fix.
+            for (const QStringList &args :
+                 {QStringList{QStringLiteral("check"), QStringLiteral("ada")},
+                  QStringList{QStringLiteral("check"), QStringLiteral("grace"), QStringLiteral("ada")},
+                  QStringList{QStringLiteral("check"), QStringLiteral("-")},
+                  QStringList{QStringLiteral("explain"), QStringLiteral("ada")},
+                  QStringList{QStringLiteral("chunk"), QString::fromLatin1(chunk)}, QStringList{QStringLiteral("info")},
+                  QStringList{QStringLiteral("fill")}, QStringList{QStringLiteral("fpr")},
+                  QStringList{QStringLiteral("skew")}, QStringList{QStringLiteral("record")}}) {
+                r = args.last() == QLatin1String("-") ? bloomctl(args, "grace\nAda\n", db) : ctl(args);
+                QVERIFY2(r.code == 9, context(args, r));
+                QVERIFY2(!r.out.contains("free"), context(args, r));
+                QVERIFY2(r.err.contains(chunk) && r.err.contains(said), context(args, r));
+                QVERIFY2(r.err.contains("rebuild") && r.err.contains("swap"), context(args, r));
+                QVERIFY2(r.err.contains("~0::bit(8192)") && !suggestsAnEmptyRow(r.err), context(args, r));
+            }
+            r = ctl({QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("ada")});
+            QCOMPARE(r.code, 9);
+            const QJsonObject e = QJsonDocument::fromJson(r.err).object().value(QLatin1String("error")).toObject();
+            QCOMPARE(e.value(QLatin1String("kind")).toString(), QStringLiteral("damaged_filter"));
+            QCOMPARE(e.value(QLatin1String("code")).toInt(), 9);
+            // A name of another chunk is answered, and the damage is said beside it.
+            r = ctl({QStringLiteral("check"), QStringLiteral("grace")});
+            QCOMPARE(r.code, 0);
+            QCOMPARE(r.out, QByteArray("grace\tmaybe\n"));
+            QVERIFY2(r.err.contains("warning") && r.err.contains(chunk), r.err.constData());
+            // An add elsewhere works (the write path's business), and says the filter is damaged.
+            r = ctl({QStringLiteral("add"), QStringLiteral("added-while-damaged")});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.err.contains("warning") && r.err.contains(chunk), r.err.constData());
+            // health: CRITICAL naming the chunk, on one line, with the damage as performance data.
+            r = ctl({QStringLiteral("health")});
+            QVERIFY2(r.code == 2, r.out.constData());
+            QVERIFY2(r.out.startsWith("BLOOMSCOPE CRITICAL - public.username_filter is damaged"), r.out.constData());
+            QVERIFY2(r.out.contains(chunk) && r.out.contains(said) && r.out.contains("rebuild"), r.out.constData());
+            QVERIFY2(!suggestsAnEmptyRow(r.out), r.out.constData());
+            QVERIFY2(r.out.contains("damaged_chunks=1;"), r.out.constData());
+            QCOMPARE(r.out.count('\n'), 1);
+            // metrics: the damage as a gauge, the figures of the fill left out, and still Prometheus' format.
+            r = ctl({QStringLiteral("metrics")});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(
+                r.out.contains("bloomscope_damaged_chunks{table=\"public.username_filter\",kind=\"" + kind + "\"} 1"),
+                r.out.constData());
+            QVERIFY2(!r.out.contains("bloomscope_filter_estimated_fpr"), r.out.constData());
+            QVERIFY(r.err.contains(chunk));
+            QVERIFY2(promtoolAccepts(r.out), qPrintable(mPromtoolSaid));
+        };
+        QVERIFY(raw.exec(QStringLiteral("update username_filter set bits = null where chunk = 71962")).ok());
+        expectDamaged("71962", "null", "NULL");
+        if (QTest::currentTestFailed())
+            return;
+        // The snapshot taken on the server (pg_cron's) refuses too: the job fails, saying why.
+        r = ctl({QStringLiteral("record"), QStringLiteral("--install-function")});
+        QVERIFY2(r.code == 1 && r.err.contains("is damaged: 1 chunk row(s) NULL, 0 missing"), r.err.constData());
+        QVERIFY(raw.exec(QStringLiteral("delete from username_filter where chunk = 71962")).ok());
+        expectDamaged("71962", "missing", "no row");
+        if (QTest::currentTestFailed())
+            return;
+
+        // Many missing rows, the last chunk among them: the first few named, and how many.
+        QVERIFY(raw.exec(QStringLiteral("insert into username_filter select * from saved; delete from "
+                                        "username_filter where chunk < 20 or chunk = 131071"))
+                    .ok());
+        r = ctl({QStringLiteral("health")});
+        QVERIFY2(r.code == 2, r.out.constData());
+        QVERIFY2(r.out.contains("21 chunks have no row (0, 1, 2, 3, 4"), r.out.constData());
+        QVERIFY2(r.out.contains("damaged_chunks=21;"), r.out.constData());
+        r = ctl({QStringLiteral("check"), QStringLiteral("ada")}); // its own chunk is whole
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("ada\tmaybe\n"));
+
+        // The fix the messages give. First the statements they print: every damaged row all ones, so
+        // that no name of it checks free (health stays CRITICAL: those chunks are full). Ada's chunk and
+        // bob's are NULL now too (ada is one of the names attach probes the function with, so the
+        // rebuild's drain checks it in the live filter).
+        const Placement bob = placeAscii(Geometry(), "bob");
+        QVERIFY(raw.exec(QStringLiteral("update username_filter set bits = null where chunk in (71962, %1); create "
+                                        "table users (username text); insert into users values ('ada'), ('grace'), "
+                                        "('bob')")
+                             .arg(bob.chunk))
+                    .ok());
+        r = ctl({QStringLiteral("health")});
+        QCOMPARE(r.code, 2);
+        const QString said = QString::fromUtf8(r.out);
+        const qsizetype from = said.indexOf(QLatin1String("never free (")) + 12;
+        const QString statements = said.mid(from, said.indexOf(QLatin1String("); then"), from) - from);
+        QVERIFY2(statements.startsWith(QLatin1String("update \"public\".\"username_filter\" set bits = ~0::bit(8192) "
+                                                     "where bits is null; insert into")),
+                 qPrintable(statements));
+        QVERIFY2(raw.exec(statements).ok(), qPrintable(statements));
+        r = ctl({QStringLiteral("health")});
+        QVERIFY2(r.code == 2 && r.out.contains("fullest chunk 100.0%") && r.out.contains("damaged_chunks=0;"),
+                 r.out.constData());
+        r = ctl({QStringLiteral("check"), QStringLiteral("ada"), QStringLiteral("bob"), QStringLiteral("grace")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("ada\tmaybe\nbob\tmaybe\ngrace\tmaybe\n"));
+        // Then the rebuild from the sources and the swap. The all-ones chunks count as about 10,500 names
+        // each in the live filter's estimate, which this filter of three names cannot match.
+        r = ctl({QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("username_filter_fixed"),
+                 QStringLiteral("--chunks"), QStringLiteral("131072"), QStringLiteral("--source"), db,
+                 QStringLiteral("--query"), QStringLiteral("select username from users")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = ctl({QStringLiteral("swap"), QStringLiteral("username_filter_fixed"), QStringLiteral("--yes"),
+                 QStringLiteral("--allow-fewer-names")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = ctl({QStringLiteral("health")});
+        QVERIFY2(r.code == 0, r.out.constData());
+        QVERIFY2(r.out.contains("damaged_chunks=0;"), r.out.constData());
+        auto notNull = raw.column(QStringLiteral("select attnotnull from pg_attribute where attrelid = "
+                                                 "'username_filter'::regclass and attname = 'bits'"));
+        QVERIFY(notNull.ok());
+        QCOMPARE(notNull->value(0), QByteArray("t")); // the rebuilt table has NOT NULL again
+        r = ctl({QStringLiteral("check"), QStringLiteral("ada"), QStringLiteral("grace"), QStringLiteral("bob")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("ada\tmaybe\ngrace\tmaybe\nbob\tmaybe\n"));
+        QVERIFY(r.err.isEmpty());
     }
 
     void ctrlCCancels()

@@ -50,10 +50,7 @@ private:
     }
 
     /** How many of `names` the application's own reference check calls free (must be 0). */
-    qint64 appFree(const QList<QByteArray> &names)
-    {
-        return test::referenceFree(as(QStringLiteral("app")), names);
-    }
+    qint64 appFree(const QList<QByteArray> &names) { return test::referenceFree(as(QStringLiteral("app")), names); }
 
     QByteArray one(const QString &sql)
     {

@@ -49,10 +49,7 @@ private:
     QString shard(int i) const { return mCluster.connectionString(QStringLiteral("shard%1").arg(i)); }
 
     /** How many of `names` the reference check statement calls free (must be 0). */
-    qint64 referenceFree(const QList<QByteArray> &names)
-    {
-        return test::referenceFree(filterDb(), names);
-    }
+    qint64 referenceFree(const QList<QByteArray> &names) { return test::referenceFree(filterDb(), names); }
 
     QString bloomctlRun(const QStringList &args, int *code, const QMap<QString, QString> &env = {})
     {

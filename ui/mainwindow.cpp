@@ -5,6 +5,7 @@
 #include "style/theme.h"
 
 #include "admin/adminactions.h"
+#include "admin/damagebanner.h"
 #include "admin/rebuildbanner.h"
 #include "connect/connectdialog.h"
 #include "connect/demorunner.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QWidget *parent)
     mSession = new FilterSession(this);
     mPacer = new RefreshPacer(this);
     mBanner = new SessionBanner(this);
+    mDamageBanner = new DamageBanner(this);
     mRebuildBanner = new RebuildBanner(this);
     mStatus = new StatusLabel(tr("Not connected."), this);
     statusBar()->addWidget(mStatus, 1);
@@ -95,6 +97,7 @@ MainWindow::MainWindow(QWidget *parent)
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(mBanner);
+    layout->addWidget(mDamageBanner);
     layout->addWidget(mRebuildBanner);
     layout->addWidget(mTabs, 1);
     setCentralWidget(central);
@@ -445,6 +448,11 @@ QString MainWindow::bannerText() const
     return mBanner->isVisibleTo(this) ? mBanner->text() : QString();
 }
 
+QString MainWindow::damageText() const
+{
+    return mDamageBanner->isVisibleTo(this) ? mDamageBanner->text() : QString();
+}
+
 void MainWindow::opened(const FilterSummary &s)
 {
     if (!s.followed) {
@@ -455,6 +463,7 @@ void MainWindow::opened(const FilterSummary &s)
     mHistory->opened();
     mHeatTab->opened(s);
     mChunkTab->opened(s);
+    mDamageBanner->hide(); // another filter, or the same after a swap: its first read says
     mStatus->setStyleSheet(QString());
     mStatus->setText(s.followed ? tr("%1 was swapped by another session: now attached to the new %1 (%2)")
                                       .arg(s.ref.table, s.geometry.describe())
@@ -514,13 +523,19 @@ void MainWindow::onRefreshed(const FillResult &r)
     mHeatTab->refreshed(r);
     const double names = r.fill.estimatedNames();
     mAdminActions->setLastRefresh(names, r.rebuild);
-    mFpr->addMeasurement(r.checkedAt.isValid() ? r.checkedAt : r.fill.takenAt, r.fill.estimatedFpr(), names);
+    const ChunkDamage &damage = r.fill.damage;
+    if (damage.empty()) // a damaged chunk counts as empty: the figures would dip, not the filter
+        mFpr->addMeasurement(r.checkedAt.isValid() ? r.checkedAt : r.fill.takenAt, r.fill.estimatedFpr(), names);
     mRebuildBanner->setState(r.rebuild);
-    mStatus->setStyleSheet(QString());
+    mDamageBanner->setState(r); // red on every refresh that still finds a NULL or missing row
+    mStatus->setStyleSheet(damage.empty() ? QString() : theme::textStyle(theme::errorText(palette())));
     mPacer->refreshed(r.unchanged); // idle: wait longer before the next look; a change brings the interval back
-    mStatus->setText(tr("%1 on %2 \u2014 %3 (%4)")
-                         .arg(mSession->summary().ref.table, mSession->summary().where, RefreshPacer::describe(r),
-                              mPacer->cadenceText()));
+    const FilterSummary &s = mSession->summary();
+    mStatus->setText(
+        damage.empty()
+            ? tr("%1 on %2 \u2014 %3 (%4)").arg(s.ref.table, s.where, RefreshPacer::describe(r), mPacer->cadenceText())
+            : tr("%1 on %2 is DAMAGED (%3) \u2014 %4 (%5)")
+                  .arg(s.ref.table, s.where, damage.describe(), RefreshPacer::describe(r), mPacer->cadenceText()));
     mHistory->refreshed(r);
     emit refreshed();
 }
@@ -541,7 +556,7 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
         mStatus->setStyleSheet(theme::textStyle(theme::errorText(palette())));
         mStatus->setText(tr("The refresh failed: %1").arg(e.toString()));
     } else if (op == Operation::Chunk) {
-        mChunkTab->failed(e);
+        mChunkTab->failed(e); // a damaged row said there, no box (the banner has the fix)
     }
 }
 

@@ -19,6 +19,7 @@ class AdminActions;
 class ChunkGridWidget;
 class ChunkTab;
 class ConnectDialog;
+class DamageBanner;
 class DemoRunner;
 class FilterSession;
 class FprView;
@@ -85,6 +86,8 @@ public:
     void reloadHistory();
     /** The environment banner's text ("PRODUCTION \u2014 name \u2014 table on where \u2014 read-only"). */
     QString bannerText() const;
+    /** The damaged-filter banner's text while a chunk row is NULL or missing; empty otherwise. */
+    QString damageText() const;
     /** Help > About's text: the version, Qt, libpq and the server. */
     QString aboutText() const;
     /** File > Export: the heatmap (one cell a chunk, scaled up, with its title and colour scale), the
@@ -133,6 +136,7 @@ private:
     bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
     RebuildBanner *mRebuildBanner = nullptr;
+    DamageBanner *mDamageBanner = nullptr;
     Profile mProfile;                ///< of the open session
     QList<Profile> mPendingProfiles; ///< of the connects not answered yet, oldest first
     int mRefreshes = 0;

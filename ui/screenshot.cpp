@@ -29,8 +29,10 @@ void whenReady(MainWindow &window, const Plan &plan)
     QObject::connect(
         w, &MainWindow::refreshed, w,
         [w, plan, grab] {
-            if (plan.view == QLatin1String("step") && !w->stepView()->hasResult()) {
+            if (plan.view == QLatin1String("step") && !w->stepView()->answered()) {
+                // The database's answer: a verdict, or the error in its place (a damaged chunk row).
                 QObject::connect(w->stepView(), &StepThroughView::resultReady, w, grab, Qt::SingleShotConnection);
+                QObject::connect(w->stepView(), &StepThroughView::failedToAnswer, w, grab, Qt::SingleShotConnection);
             } else if (plan.view == QLatin1String("shards") && w->shardSession()) {
                 // The shards view's picture: the name typed key by key, a replay of 300 names, an audit.
                 const auto replay = [w, grab, plan] {

@@ -35,7 +35,8 @@ Commands:
                         the default geometry is the reference filter; never overwrites
   info                  geometry, fill, estimated FPR and names, table size and health
   add NAME... | -       add names (one UPDATE each; '-' reads names from stdin)
-  check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name
+  check NAME... | -     NAME<TAB>free or NAME<TAB>maybe for each name; a name whose chunk row
+                        is NULL or missing is never free: exit 9, naming the chunk
   load FILE | - [--jobs N]
                         bulk add, one name per line (UTF-8); bad lines reported and skipped;
                         the committed steps are written on N connections (default 2, 1-8),
@@ -51,8 +52,9 @@ Commands:
          [--max-snapshot-age D]
                         a monitoring plugin (Nagios, Icinga): one status line with
                         performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
-                        CRITICAL at P (0.01) or F (0.5); WARNING at half P, 90% of F, an
-                        interrupted rebuild, or (with D: 2h, 1d) no snapshot recorded in D
+                        CRITICAL at P (0.01) or F (0.5), or when a chunk row is NULL or
+                        missing (named); WARNING at half P, 90% of F, an interrupted
+                        rebuild, or (with D: 2h, 1d) no snapshot recorded in D
   record [--thin] [--print-sql] [--install-function] [--publication-ok]
                         record a snapshot of the filter (fill, estimated names and FPR, fullest
                         chunk, a fill histogram) in bloomscope_history beside the table, which
@@ -66,7 +68,8 @@ Commands:
                         2026-12-01T08:00) or an age (90m, 12h, 7d)
   metrics [--target-fpr P]
                         the filter's gauges in Prometheus' text format (fill, names, FPR,
-                        capacity left to P, fullest chunk, table size, rebuild state)
+                        capacity left to P, fullest chunk, table size, rebuild state, and
+                        bloomscope_damaged_chunks: NULL or missing chunk rows, must be 0)
   rebuild --into TABLE [--source CONNINFO]... [--query SQL] [--file NAMES]...
           [--chunks N --chunk-bits B --k K | --target-fpr P --expected-names N]
           [--method client|sql] [--grace SECONDS] [--publication-ok]
@@ -156,6 +159,11 @@ Exit codes:
        that overrides it. A write the write path refused: the filter was swapped since it
        was read, a rebuild records no names written by Bloomscope, or a rebuild started
        during the load
+  9    the filter is damaged: a chunk row the command reads is NULL or missing, so a name
+       there is neither free nor maybe (info, fill, fpr, skew, record: any such row; check,
+       explain, chunk: the chunks they read). The fix sets such rows to all ones at once (every
+       name there maybe), then rebuilds from the sources and swaps; an empty row would make
+       every name of its chunk a false negative
   130  interrupted with Ctrl-C, or a statement cancelled on the server (server-side work is
        cancelled)
 )";
@@ -179,7 +187,7 @@ std::atomic<bool> &Context::interrupted()
 static_assert(exitCodeFor(ErrorKind::Usage) == ExitUsage && exitCodeFor(ErrorKind::Connection) == ExitConnection &&
               exitCodeFor(ErrorKind::MissingFilter) == ExitFilter && exitCodeFor(ErrorKind::BadInput) == ExitBadInput &&
               exitCodeFor(ErrorKind::Refused) == ExitRefused && exitCodeFor(ErrorKind::Cancelled) == ExitCancelled &&
-              exitCodeFor(ErrorKind::Server) == ExitFailure);
+              exitCodeFor(ErrorKind::Server) == ExitFailure && exitCodeFor(ErrorKind::DamagedFilter) == ExitDamaged);
 
 Args parseArgs(const QStringList &argv)
 {
@@ -297,6 +305,22 @@ int Context::fail(const Error &e)
     }
     mErr.flush();
     return code;
+}
+
+void Context::warnIfDamaged()
+{
+    if (!mStore || mStore->damage().empty())
+        return;
+    const Error e = mStore->damageError(mStore->damage());
+    if (json()) {
+        QJsonObject o{{QStringLiteral("kind"), errorKindName(e.kind)},
+                      {QStringLiteral("message"), e.message},
+                      {QStringLiteral("fix"), e.fix}};
+        mErr << QJsonDocument(QJsonObject{{QStringLiteral("warning"), o}}).toJson(QJsonDocument::Compact) << "\n";
+    } else {
+        mErr << "bloomctl: warning: " << e.toString() << "\n";
+    }
+    mErr.flush();
 }
 
 bool Context::confirm(const QString &what)

@@ -15,6 +15,7 @@ enum Exit : int {
     ExitTaken = 6,         ///< signup: the name is taken
     ExitFalseNegative = 7, ///< audit: a real user checks "free" (a red alarm)
     ExitRefused = 8,       ///< a guard refused: a swap that would lose names or rights, a shrinking rebuild
+    ExitDamaged = 9,       ///< the filter is damaged: a chunk row the command reads is NULL or missing
     ExitCancelled = 130,   ///< interrupted (Ctrl-C); server-side work was cancelled
 };
 

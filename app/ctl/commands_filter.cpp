@@ -99,6 +99,8 @@ int cmdInfo(Context &c)
         return c.fail(reading.error());
     FilterStore *s = reading->store;
     const FillSnapshot *fill = &reading->fill;
+    if (!fill->damage.empty()) // every figure below would count the damaged chunks as empty
+        return c.fail(s->damageError(fill->damage));
     const TableHealth *health = &reading->health;
     const RebuildState *rebuild = &reading->rebuild;
     const Geometry &g = s->geometry();
@@ -189,6 +191,8 @@ int cmdFill(Context &c)
     auto fill = (*store)->fill();
     if (!fill)
         return c.fail(fill.error());
+    if (!fill->damage.empty()) // a NULL or missing row is not a chunk with 0 bits set
+        return c.fail((*store)->damageError(fill->damage));
     if (c.json()) {
         QJsonArray counts;
         for (quint32 s : fill->setBits)
@@ -210,6 +214,8 @@ int cmdFpr(Context &c)
     if (!store)
         return c.fail(store.error());
     FilterStore *s = *store;
+    if (!s->damage().empty()) // the reference query's avg() skips NULL rows and cannot see missing ones
+        return c.fail(s->damageError(s->damage()));
     auto estimate = s->referenceEstimate();
     if (!estimate)
         return c.fail(estimate.error());
@@ -257,6 +263,8 @@ int cmdSkew(Context &c)
     auto fill = (*store)->fill();
     if (!fill)
         return c.fail(fill.error());
+    if (!fill->damage.empty()) // damaged chunks would show up as empty outliers
+        return c.fail((*store)->damageError(fill->damage));
     const SkewReport r = analyzeSkew(*fill);
     if (c.json()) {
         QJsonArray bins, outliers;
@@ -335,6 +343,7 @@ int cmdChunk(Context &c)
     auto bits = (*store)->chunkBits(quint32(qMin<qint64>(n, 0xFFFFFFFF)));
     if (!bits)
         return c.fail(bits.error());
+    c.warnIfDamaged();
     QJsonArray positions;
     for (int i = 0; i < bits->size(); ++i)
         if (bits->at(i) == '1')

@@ -66,6 +66,14 @@ int cmdHealth(Context &c)
     int state = PluginOk;
     QStringList why;
     const auto raise = [&state](int to) { state = qMax(state, to); };
+    // A NULL or missing chunk row first: its names are neither free nor maybe. The figures below count
+    // such chunks as empty, so they are lower bounds: a threshold they cross is crossed all the same.
+    const ChunkDamage &damage = fill->damage;
+    if (!damage.empty()) {
+        raise(PluginCritical);
+        const Error e = s->damageError(damage);
+        why << e.message + QStringLiteral("; fix: ") + e.fix;
+    }
     if (fprNow >= *maxFpr) {
         raise(PluginCritical);
         why << QStringLiteral("estimated FPR %1 over %2").arg(fprNow, 0, 'g', 3).arg(*maxFpr, 0, 'g', 3);
@@ -112,15 +120,18 @@ int cmdHealth(Context &c)
                                 .arg(capacity > 0 ? names / capacity * 100 : 0, 0, 'g', 3)
                                 .arg(*maxFpr, 0, 'g', 3)
                                 .arg(fullest * 100, 0, 'f', 2);
-    // Performance data after the '|', in the plugin format: label=value;warn;crit;min;max
-    const QString perf = QStringLiteral("fpr=%1;%2;%3;0;1 fullest_chunk_fill=%4;%5;%6;0;1 names=%7;;;0;")
-                             .arg(fprNow, 0, 'g', 6)
-                             .arg(*warnFpr, 0, 'g', 6)
-                             .arg(*maxFpr, 0, 'g', 6)
-                             .arg(fullest, 0, 'g', 6)
-                             .arg(*warnFill, 0, 'g', 6)
-                             .arg(*maxFill, 0, 'g', 6)
-                             .arg(qRound64(names));
+    // Performance data after the '|', in the plugin format: label=value;warn;crit;min;max (a critical
+    // range of 0 alerts above 0). The fill's figures are left out of a damaged filter's: not graphed wrong.
+    QString perf = damage.empty() ? QStringLiteral("fpr=%1;%2;%3;0;1 fullest_chunk_fill=%4;%5;%6;0;1 names=%7;;;0; ")
+                                        .arg(fprNow, 0, 'g', 6)
+                                        .arg(*warnFpr, 0, 'g', 6)
+                                        .arg(*maxFpr, 0, 'g', 6)
+                                        .arg(fullest, 0, 'g', 6)
+                                        .arg(*warnFill, 0, 'g', 6)
+                                        .arg(*maxFill, 0, 'g', 6)
+                                        .arg(qRound64(names))
+                                  : QString();
+    perf += QStringLiteral("damaged_chunks=%1;;0;0;").arg(damage.count());
     c.out() << "BLOOMSCOPE " << StateNames[state] << " - " << (why.isEmpty() ? summary : why.join(QStringLiteral("; ")))
             << " | " << perf << "\n";
     return state;
@@ -156,21 +167,42 @@ int cmdMetrics(Context &c)
     metric("bloomscope_filter_chunks", "gauge", "Rows (chunks) of the filter table.", g.chunks());
     metric("bloomscope_filter_chunk_positions", "gauge", "Bit positions in one chunk.", g.chunkBits());
     metric("bloomscope_filter_hash_functions", "gauge", "Bits a name sets (k).", g.k());
-    metric("bloomscope_filter_positions_set", "gauge", "Bit positions set in the whole filter.",
-           double(fill->totalSetBits()));
-    metric("bloomscope_filter_fill_ratio", "gauge", "Share of the filter's bits that are set.", fill->meanFill());
-    metric("bloomscope_filter_fullest_chunk_fill_ratio", "gauge", "Share of bits set in the fullest chunk.",
-           double(fill->maxSetBits()) / g.chunkBits());
-    metric("bloomscope_filter_estimated_names", "gauge", "Names the fill implies (estimated from each chunk).",
-           std::round(names));
-    metric("bloomscope_filter_estimated_fpr", "gauge",
-           "False-positive rate estimated from the fill (the reference's "
-           "avg(power(bit_count(bits)/B, k))).",
-           fill->estimatedFpr());
+    // NULL and missing chunk rows: a name placed in one is neither free nor maybe. Always both series,
+    // so that an alert on > 0 has something to compare; the fill's figures are left out while they are
+    // not 0 (they would count those chunks as empty).
+    const ChunkDamage &damage = fill->damage;
+    out += QStringLiteral("# HELP bloomscope_damaged_chunks Chunk rows that are NULL or missing: names placed in "
+                          "them cannot be answered (must be 0; rebuild from the sources).\n"
+                          "# TYPE bloomscope_damaged_chunks gauge\n"
+                          "bloomscope_damaged_chunks{%1,kind=\"null\"} %2\n"
+                          "bloomscope_damaged_chunks{%1,kind=\"missing\"} %3\n")
+               .arg(labels)
+               .arg(damage.nullChunks.size())
+               .arg(damage.missingChunks.size());
+    metric("bloomscope_filter_not_null_constraint", "gauge",
+           "1 when the bits column is NOT NULL; without it a NULL row can appear (bloomscope_damaged_chunks).",
+           s->bitsNotNull() ? 1 : 0);
+    if (damage.empty()) {
+        metric("bloomscope_filter_positions_set", "gauge", "Bit positions set in the whole filter.",
+               double(fill->totalSetBits()));
+        metric("bloomscope_filter_fill_ratio", "gauge", "Share of the filter's bits that are set.", fill->meanFill());
+        metric("bloomscope_filter_fullest_chunk_fill_ratio", "gauge", "Share of bits set in the fullest chunk.",
+               double(fill->maxSetBits()) / g.chunkBits());
+        metric("bloomscope_filter_estimated_names", "gauge", "Names the fill implies (estimated from each chunk).",
+               std::round(names));
+        metric("bloomscope_filter_estimated_fpr", "gauge",
+               "False-positive rate estimated from the fill (the reference's "
+               "avg(power(bit_count(bits)/B, k))).",
+               fill->estimatedFpr());
+    } else {
+        const Error e = s->damageError(damage);
+        c.err() << "bloomctl: warning: " << e.toString() << "\n";
+    }
     metric("bloomscope_filter_capacity_names", "gauge", "Names the filter holds at the target FPR (blocked model).",
            std::round(capacity), targetLabel);
-    metric("bloomscope_filter_capacity_left_names", "gauge", "Names that can still be added before the target FPR.",
-           std::round(capacity - names), targetLabel);
+    if (damage.empty())
+        metric("bloomscope_filter_capacity_left_names", "gauge", "Names that can still be added before the target FPR.",
+               std::round(capacity - names), targetLabel);
     metric("bloomscope_filter_table_bytes", "gauge", "Size of the filter table with its indexes and TOAST.",
            double(health->totalBytes));
     metric("bloomscope_filter_dead_tuples", "gauge", "Dead row versions in the filter table (pg_stat).",

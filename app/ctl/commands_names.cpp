@@ -77,8 +77,12 @@ int cmdExplain(Context &c)
     }
     const Explanation e = Explanation::build(s->geometry(), name, lowered, how);
     auto row = s->chunkBits(e.placement.chunk);
-    if (!row)
+    if (!row) {
+        if (!c.json()) // the hash and placement hold; the row is what is missing
+            c.out() << e.toText();
         return c.fail(row.error());
+    }
+    c.warnIfDamaged();
     QJsonArray setJson, clearJson;
     QStringList setText, clearText;
     for (int b : e.setBits()) {
@@ -115,6 +119,7 @@ int cmdCheck(Context &c)
     auto checked = c.checkedNames();
     if (!checked)
         return c.fail(checked.error());
+    c.warnIfDamaged();
     const QList<QByteArray> &names = checked->names;
     const bool bad = checked->hadBad;
     const QList<bool> &verdicts = checked->verdicts;
@@ -153,6 +158,7 @@ int cmdAdd(Context &c)
     }
     if (!added)
         return c.fail(added.error());
+    c.warnIfDamaged(); // an add into a NULL row changes nothing: the damage must be seen
     if (c.json())
         printJson(c, QJsonObject{{QStringLiteral("added"), qint64(names.size())}});
     else
@@ -219,6 +225,7 @@ int cmdLoad(Context &c)
     }
     for (const QString &note : report->notes((*store)->ref().table))
         c.err() << "note: " << note << "\n";
+    c.warnIfDamaged();
     return report->bad.isEmpty() ? ExitOk : ExitBadInput;
 }
 

@@ -55,6 +55,9 @@ public:
 
     /** Prints an error and returns the exit code of its kind. */
     int fail(const Error &e);
+    /** After a command answered from whole chunks: a warning on stderr when other chunks of the
+     *  attached filter are NULL or missing (the filter needs a rebuild all the same). */
+    void warnIfDamaged();
     int usage(const QString &message);
 
     /** Names from the command line after the command word, or stdin for "-". Bad ones are reported. */

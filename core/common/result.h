@@ -16,6 +16,7 @@ enum class ErrorKind {
     Encoding,        ///< the database is not UTF-8: the hash would differ from the application's
     MissingFilter,   ///< the table or function does not exist
     ForeignFilter,   ///< a table/function exists but is not a filter core can place names into
+    DamagedFilter,   ///< a chunk row the answer needs is NULL or missing: neither free nor maybe (ChunkDamage)
     BadInput,        ///< a name or a file line that cannot be used
     Server,          ///< a statement failed on the server
     Cancelled,       ///< the user cancelled
@@ -103,6 +104,8 @@ constexpr int exitCodeFor(ErrorKind kind)
         return 5;
     case ErrorKind::Refused:
         return 8;
+    case ErrorKind::DamagedFilter:
+        return 9;
     case ErrorKind::Cancelled:
         return 130;
     case ErrorKind::Server:
@@ -143,6 +146,8 @@ inline QString errorKindName(ErrorKind kind)
         return QStringLiteral("io");
     case ErrorKind::Refused:
         return QStringLiteral("refused");
+    case ErrorKind::DamagedFilter:
+        return QStringLiteral("damaged_filter");
     }
     return QStringLiteral("error");
 }

@@ -196,6 +196,8 @@ Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTi
     auto fill = store.fill();
     if (!fill)
         return fill.error();
+    if (!fill->damage.empty()) // its figures would count the damaged chunks as empty
+        return store.damageError(fill->damage);
     Snapshot s;
     s.table = store.tableText();
     s.geometry = store.geometry();

@@ -119,7 +119,9 @@ Result<PendingBatch> pendingBatch(Database &db, const QString &schema, bool drai
     return b;
 }
 
-/** The names among `names` that the live filter may hold (the rest were only checked, never added). */
+/** The names among `names` that the live filter may hold (the rest were only checked, never added). A
+ *  name whose live chunk row is NULL or missing cannot be told apart: it is kept (a false positive in
+ *  the new filter at worst), so a rebuild can repair a damaged filter. */
 Result<QList<QByteArray>> maybeIn(FilterStore &store, const QList<QByteArray> &names)
 {
     QList<QByteArray> valid; // checks record the same names again and again: each once
@@ -132,12 +134,12 @@ Result<QList<QByteArray>> maybeIn(FilterStore &store, const QList<QByteArray> &n
     auto placed = store.place(valid);
     if (!placed)
         return placed.error();
-    auto verdicts = store.check(*placed);
+    auto verdicts = store.rowVerdicts(*placed);
     if (!verdicts)
         return verdicts.error();
     QList<QByteArray> out;
     for (qsizetype i = 0; i < valid.size(); ++i)
-        if (verdicts->at(i))
+        if (verdicts->at(i) != RowVerdict::Free)
             out.append(valid[i]);
     return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/chunkdamage.h"
 #include "model/geometry.h"
 
 #include <QDateTime>
@@ -20,6 +21,11 @@ struct FillSnapshot {
      *  so fillSince() reads only those. Empty when unknown. */
     QString position;
     qint64 rowsRead = 0; ///< rows this read fetched (all of them for fill(), the changed for fillSince())
+    /** The table's rows now: fill()'s, or fillSince()'s when asked to count them; -1 when not counted. */
+    qint64 rowCount = -1;
+    /** Chunks whose row is NULL or missing, counted as 0 set bits above: every figure below is then
+     *  wrong for them, and a name placed in one cannot be answered. */
+    ChunkDamage damage;
 
     quint64 totalSetBits() const;
     double meanFill() const;

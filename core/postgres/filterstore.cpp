@@ -117,7 +117,8 @@ Result<QList<Placement>> FilterStore::place(const QList<QByteArray> &names, QLis
 
 QString FilterStore::checkSql() const
 {
-    return QStringLiteral("select q.ord, f.chunk is not null, coalesce(bool_and(get_bit(f.bits, p.pos) = 1), false)\n"
+    return QStringLiteral("select q.ord, f.chunk is not null, bool_or(f.bits is null),\n"
+                          "  coalesce(bool_and(get_bit(f.bits, p.pos) = 1), false)\n"
                           "from unnest($1::int[]) with ordinality as q(chunk, ord)\n"
                           "left join %1 f on f.chunk = q.chunk\n"
                           "cross join lateral unnest(($2::int[])[(q.ord - 1) * %2 + 1 : q.ord * %2]) as p(pos)\n"
@@ -126,25 +127,86 @@ QString FilterStore::checkSql() const
         .arg(mGeometry.k());
 }
 
-Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
+Result<QList<bool>> FilterStore::answers(const QList<RowVerdict> &rows, const QList<Placement> &placements)
+{
+    if (rows.size() != placements.size())
+        return makeError(
+            ErrorKind::Server,
+            QStringLiteral("the check returned %1 answers for %2 names").arg(rows.size()).arg(placements.size()));
+    QList<bool> out;
+    out.reserve(rows.size());
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        switch (rows[i]) {
+        case RowVerdict::Free:
+            out.append(false);
+            break;
+        case RowVerdict::Maybe:
+            out.append(true);
+            break;
+        case RowVerdict::NullRow:
+        case RowVerdict::NoRow: // neither is "free": every name of the chunk may have been added
+            noteDamage(placements[i].chunk, rows[i]);
+            return ChunkDamage::chunkError(placements[i].chunk, rows[i] == RowVerdict::NullRow, damagedTable());
+        }
+    }
+    return out;
+}
+
+void FilterStore::noteDamage(quint32 chunk, RowVerdict v)
+{
+    if (v == RowVerdict::NullRow)
+        mDamage.rowRead(chunk, true);
+    else if (v == RowVerdict::NoRow)
+        mDamage.rowMissing(chunk);
+}
+
+Result<QList<RowVerdict>> FilterStore::rowVerdicts(const QList<Placement> &placements)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
-    if (placements.size() == 1)
-        return checkOne(placements.first());
+    if (placements.size() == 1) {
+        auto v = rowOne(placements.first());
+        if (!v)
+            return v.error();
+        return QList<RowVerdict>{*v};
+    }
     // bench_store: the prepared check pipelined answers 1.6-1.7x the names a second of the reference
     // statement pipelined; one array query per 10,000 names, 0.8-0.9x.
     if (mDb.pgconn())
-        return checkPipelined(placements);
-    return checkArray(placements);
+        return rowsPipelined(placements);
+    return rowsArray(placements);
+}
+
+Result<QList<bool>> FilterStore::check(const QList<Placement> &placements)
+{
+    auto rows = rowVerdicts(placements);
+    if (!rows)
+        return rows.error();
+    return answers(*rows, placements);
 }
 
 Result<QList<bool>> FilterStore::checkArray(const QList<Placement> &placements)
 {
+    auto rows = rowsArray(placements);
+    if (!rows)
+        return rows.error();
+    return answers(*rows, placements);
+}
+
+Result<QList<bool>> FilterStore::checkPipelined(const QList<Placement> &placements)
+{
+    auto rows = rowsPipelined(placements);
+    if (!rows)
+        return rows.error();
+    return answers(*rows, placements);
+}
+
+Result<QList<RowVerdict>> FilterStore::rowsArray(const QList<Placement> &placements)
+{
     if (auto s = requireAttached(); !s)
         return s.error();
-    QList<bool> out;
-    out.reserve(placements.size());
+    QList<RowVerdict> rows;
+    rows.reserve(placements.size());
     const int k = mGeometry.k();
     QString sql = checkSql();
     sql.replace(QLatin1String("$1"), QLatin1String("?")).replace(QLatin1String("$2"), QLatin1String("?"));
@@ -168,49 +230,43 @@ Result<QList<bool>> FilterStore::checkArray(const QList<Placement> &placements)
         q.bindValue(1, intArray(positions));
         if (!q.exec())
             return Database::queryError(q, QStringLiteral("checking names in %1").arg(mTable));
-        while (q.next()) {
-            if (!q.value(1).toBool())
-                return makeError(
-                    ErrorKind::ForeignFilter,
-                    QStringLiteral("chunk %1 has no row in %2").arg(chunks[size_t(q.value(0).toInt() - 1)]).arg(mTable),
-                    QStringLiteral("never answer 'free' from a filter with missing rows: restore them"));
-            out.append(q.value(2).toBool());
-        }
+        while (q.next())
+            rows.append(!q.value(1).toBool()  ? RowVerdict::NoRow
+                        : q.value(2).toBool() ? RowVerdict::NullRow
+                        : q.value(3).toBool() ? RowVerdict::Maybe
+                                              : RowVerdict::Free);
     }
-    if (out.size() != placements.size())
+    if (rows.size() != placements.size())
         return makeError(
             ErrorKind::Server,
-            QStringLiteral("the check returned %1 answers for %2 names").arg(out.size()).arg(placements.size()));
-    return out;
+            QStringLiteral("the check returned %1 answers for %2 names").arg(rows.size()).arg(placements.size()));
+    return rows;
 }
 
-Result<QList<bool>> FilterStore::checkPipelined(const QList<Placement> &placements)
+Result<QList<RowVerdict>> FilterStore::rowsPipelined(const QList<Placement> &placements)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
     PGconn *pg = mDb.pgconn();
     if (!pg)
-        return checkArray(placements);
+        return rowsArray(placements);
     if (!mPreparedCheck)
         mPreparedCheck = std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k());
-    QList<bool> out;
-    out.reserve(placements.size());
+    QList<RowVerdict> rows;
+    rows.reserve(placements.size());
     for (qsizetype from = 0; from < placements.size(); from += CheckBatch) {
         if (cancelled())
             return cancelledError(QStringLiteral("checking names"));
         auto v = mPreparedCheck->checkPipelined(placements.mid(from, CheckBatch));
         if (!v)
             return v.error();
-        for (qsizetype i = 0; i < v->size(); ++i) {
-            if (!v->at(i).has_value())
-                return makeError(
-                    ErrorKind::ForeignFilter,
-                    QStringLiteral("chunk %1 has no row in %2").arg(placements[from + i].chunk).arg(mTable),
-                    QStringLiteral("never answer 'free' from a filter with missing rows: restore them"));
-            out.append(*v->at(i));
-        }
+        rows.append(*v);
     }
-    return out;
+    if (rows.size() != placements.size())
+        return makeError(
+            ErrorKind::Server,
+            QStringLiteral("the check returned %1 answers for %2 names").arg(rows.size()).arg(placements.size()));
+    return rows;
 }
 
 QString FilterStore::lowerSql()
@@ -238,21 +294,14 @@ QString FilterStore::checkOneSql() const
         .arg(bits.join(QStringLiteral(" & ")), mTable);
 }
 
-Result<QList<bool>> FilterStore::checkOne(const Placement &p)
+Result<RowVerdict> FilterStore::rowOne(const Placement &p)
 {
     // One indexed row read, one round trip: through libpq with binary parameters and result when the
     // connection is QPSQL's (always, in practice), else Qt's prepared query.
     if (PGconn *pg = mDb.pgconn()) {
         if (!mPreparedCheck)
             mPreparedCheck = std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k());
-        auto v = mPreparedCheck->check(p);
-        if (!v)
-            return v.error();
-        if (!v->has_value())
-            return makeError(ErrorKind::ForeignFilter,
-                             QStringLiteral("chunk %1 has no row in %2").arg(p.chunk).arg(mTable),
-                             QStringLiteral("never answer 'free' from a filter with missing rows: restore them"));
-        return QList<bool>{**v};
+        return mPreparedCheck->check(p);
     }
     if (!mCheckOne) {
         QStringList bits;
@@ -273,12 +322,12 @@ Result<QList<bool>> FilterStore::checkOne(const Placement &p)
     q.bindValue(p.k, qint64(p.chunk));
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("checking a name in %1").arg(mTable));
-    if (!q.next())
-        return makeError(ErrorKind::ForeignFilter, QStringLiteral("chunk %1 has no row in %2").arg(p.chunk).arg(mTable),
-                         QStringLiteral("never answer 'free' from a filter with missing rows: restore them"));
-    const bool maybe = q.value(0).toBool();
+    const RowVerdict v = !q.next()             ? RowVerdict::NoRow
+                         : q.value(0).isNull() ? RowVerdict::NullRow
+                         : q.value(0).toBool() ? RowVerdict::Maybe
+                                               : RowVerdict::Free;
     q.finish();
-    return QList<bool>{maybe};
+    return v;
 }
 
 FilterWriter FilterStore::writer() const
@@ -287,7 +336,7 @@ FilterWriter FilterStore::writer() const
     t.table = mTable;
     t.tableText = tableText();
     t.tableOid = tableOid();
-    t.chunks = mGeometry.chunks();
+    t.geometry = mGeometry;
     t.rebuildState = quotedSchema() + QLatin1Char('.') + quoteIdent(QString::fromLatin1(RebuildStateName));
     t.recorder = quotedSchema() + QLatin1Char('.') + quoteIdent(QString::fromLatin1(NameRecorderName));
     return FilterWriter(t);

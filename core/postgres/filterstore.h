@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "model/chunkdamage.h"
 #include "model/fillsnapshot.h"
 #include "model/geometry.h"
 #include "model/name.h"
@@ -143,6 +144,15 @@ public:
     /** Whether the names still lead to the objects attach() found; false after a swap renamed them away. */
     Result<bool> stillAttached();
     const Geometry &geometry() const { return mGeometry; }
+    /** Chunk rows that are NULL or missing, as attach() found them (the rows it counted; NULL rows
+     *  looked for only when the bits column lacks NOT NULL), updated by each fill() and by checks and
+     *  chunk reads that meet one. */
+    const ChunkDamage &damage() const { return mDamage; }
+    /** `damage` (this filter's, or a fill's) as the error a command that reads every chunk gives,
+     *  naming the chunks, with the fix for this table. */
+    Error damageError(const ChunkDamage &damage) const { return damage.error(damagedTable()); }
+    /** Whether the bits column is NOT NULL (pg_attribute.attnotnull), as attach() read it. */
+    bool bitsNotNull() const { return mBitsNotNull; }
     const FilterRef &ref() const { return mRef; }
     QString quotedTable() const { return mTable; }
     QString quotedFunction() const { return mFunction; }
@@ -159,8 +169,12 @@ public:
     /** The server's lower() of each name, in order. */
     Result<QList<QByteArray>> serverLower(const QList<QByteArray> &names);
 
-    /** true = maybe (all k bits set), false = definitely free. One indexed read per chunk, batched. */
+    /** true = maybe (all k bits set), false = definitely free. One indexed read per chunk, batched.
+     *  A name whose chunk row is NULL or missing is an ErrorKind::DamagedFilter error, never "free". */
     Result<QList<bool>> check(const QList<Placement> &placements);
+    /** What each name's chunk row says (Free, Maybe, or a NULL or missing row), with no error for a
+     *  damaged chunk: for a caller that must decide itself (a rebuild's drain keeps such a name). */
+    Result<QList<RowVerdict>> rowVerdicts(const QList<Placement> &placements);
     /** check()'s two ways for many names, public for bench_store: the prepared one-row check pipelined
      *  (libpq 14+; what check() uses), and one array query per 10,000 names. */
     Result<QList<bool>> checkPipelined(const QList<Placement> &placements);
@@ -197,14 +211,20 @@ public:
      *  reported and skipped. */
     Result<LoadReport> load(QIODevice *in, const ProgressFn &progress = {}, qsizetype batchNames = 2'000'000);
 
+    /** Every chunk's set bits in one scan; NULL and missing rows go into the snapshot's damage (and
+     *  damage()) rather than failing the read, so that a swap can still replace a damaged filter:
+     *  whoever shows the figures checks it. */
     Result<FillSnapshot> fill();
     /**
      * The fill now, reading only the rows written since `earlier` was read (xmin at or after its
      * position; a superset, never fewer): one scan that tests a row header and sends back the changed
-     * chunks, which go into `changed` in chunk order. The rest is `earlier`'s. Not for an earlier read
-     * of another table or geometry, nor one older than about two billion transactions.
+     * chunks, which go into `changed` in chunk order. The rest is `earlier`'s, damage included (a row
+     * nulled since is seen, a deleted one is not: watch the delete counter, or `countRows`, which adds
+     * a count of the rows to the read). Not for an earlier read of another table or geometry, nor one
+     * older than about two billion transactions.
      */
-    Result<FillSnapshot> fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed = nullptr);
+    Result<FillSnapshot> fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed = nullptr,
+                                   bool countRows = false);
     /** The chunks written since a read at `position` (a FillSnapshot's, e.g. a recorded snapshot's,
      *  taken at `at`): rows whose xmin is at or after it, in chunk order. `complete` is false when
      *  VACUUM may have frozen some of those rows since (their xmin no longer tells), or the position
@@ -216,11 +236,16 @@ public:
         qint64 elapsedMs = 0;
     };
     Result<WrittenSince> writtenSince(const QString &position, const QDateTime &at);
-    /** The table's write counter from the statistics system (rows inserted + updated + deleted since
-     *  the stats were reset), one catalog call and no table row read; nullopt when track_counts is
-     *  off. It may lag a write by up to ten seconds: a busy backend flushes its stats at most once a
+    /** The table's write counters from the statistics system since the stats were reset. */
+    struct WriteCounter {
+        qint64 writes = 0;  ///< rows inserted + updated + deleted
+        qint64 deletes = 0; ///< rows deleted: a read of the changes cannot see those
+        bool operator==(const WriteCounter &) const = default;
+    };
+    /** The write counters, one catalog call and no table row read; nullopt when track_counts is
+     *  off. They may lag a write by up to ten seconds: a busy backend flushes its stats at most once a
      *  second, and one that went idle within a second of its last flush only ten seconds later. */
-    Result<std::optional<qint64>> writeCounter();
+    Result<std::optional<WriteCounter>> writeCounter();
     /** The reference estimate query, run on the server as the text writes it. */
     Result<double> referenceEstimate();
     /** Probes a sample makes, places and checks at a time (a cancel is seen between two). */
@@ -229,7 +254,7 @@ public:
     /** Checks `probes` never-added names a block of SampleBlock at a time, holding one block (progress
      *  after each); the cancel flag stops it between blocks, Database::cancel() within one. */
     Result<FprSample> sampleFpr(qint64 probes, const SampleProgressFn &progress = {});
-    /** The bits of one chunk, '0'/'1' (bit 0 first). */
+    /** The bits of one chunk, '0'/'1' (bit 0 first); a NULL or missing row is a DamagedFilter error. */
     Result<QByteArray> chunkBits(quint32 chunk);
     Result<TableHealth> health();
 
@@ -248,6 +273,7 @@ public:
 
 private:
     Status requireAttached() const;
+    ChunkDamage::Table damagedTable() const { return {tableText(), mTable, mGeometry}; }
     /** Whether this role may VACUUM the table. */
     Result<bool> mayVacuum();
     Result<std::pair<bool, bool>> tableAndFunctionExist();
@@ -255,9 +281,23 @@ private:
     bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }
     Error cancelledError(const QString &what) const;
     Status discover();
-    Result<QList<bool>> checkOne(const Placement &p);
-    /** Runs a fill query (its first column -1 carries the snapshot position) into `snap`. */
-    Status readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed);
+    /** The chunks with no row, when attach() counted fewer rows than the geometry has. */
+    Status findMissingChunks(qint64 rows);
+    /** The rows whose bits are NULL: one scan, run by attach() when the column lacks NOT NULL. */
+    Status findNullChunks();
+    /** What each name's chunk row says: one prepared read for one name, else pipelined (or one
+     *  array query per 10,000 names without libpq). */
+    Result<RowVerdict> rowOne(const Placement &p);
+    Result<QList<RowVerdict>> rowsPipelined(const QList<Placement> &placements);
+    Result<QList<RowVerdict>> rowsArray(const QList<Placement> &placements);
+    /** Free/Maybe as false/true; the first name whose chunk row is NULL or missing is an error (and
+     *  goes into damage()). */
+    Result<QList<bool>> answers(const QList<RowVerdict> &rows, const QList<Placement> &placements);
+    /** A read met `chunk`'s row NULL or missing: damage() says so from now on. */
+    void noteDamage(quint32 chunk, RowVerdict v);
+    /** Runs a fill query (chunk -1 carries the snapshot position, -2 the row count) into `snap`;
+     *  `seen` (when given) marks the chunks read. */
+    Status readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed, std::vector<bool> *seen);
     /** Whether a rebuild in the table's schema records names now (its recorder exists): a load then
      *  keeps its names for it. */
     Result<bool> rebuildRecording();
@@ -280,6 +320,8 @@ private:
     QString mTable;
     QString mFunction;
     Geometry mGeometry;
+    ChunkDamage mDamage;
+    bool mBitsNotNull = true;
     bool mAttached = false;
     QString mIdentity;
     const std::atomic<bool> *mCancelFlag = nullptr;

@@ -139,13 +139,14 @@ Status FilterStore::discover()
     QSqlQuery q(mDb.db());
     // Columns: chunk integer and bits bit(B).
     q.prepare(QStringLiteral("select a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid::regtype::text, "
-                             "a.atttypmod from pg_attribute a where a.attrelid = to_regclass(?) and a.attnum > 0 "
-                             "and not a.attisdropped order by a.attnum"));
+                             "a.atttypmod, a.attnotnull from pg_attribute a where a.attrelid = to_regclass(?) and "
+                             "a.attnum > 0 and not a.attisdropped order by a.attnum"));
     q.addBindValue(mTable);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the columns of %1").arg(tableText()));
     QString chunkType, bitsType;
     qint64 bitLength = -1;
+    bool bitsNotNull = false;
     QStringList columns;
     while (q.next()) {
         const QString name = q.value(0).toString();
@@ -155,6 +156,7 @@ Status FilterStore::discover()
         else if (name == QLatin1String("bits")) {
             bitsType = q.value(2).toString();
             bitLength = q.value(3).toLongLong();
+            bitsNotNull = q.value(4).toBool();
         }
     }
     const QString found = columns.join(QStringLiteral(", "));
@@ -180,15 +182,19 @@ Status FilterStore::discover()
     const qint64 minChunk = q.value(0).toLongLong();
     const qint64 maxChunk = q.value(1).toLongLong();
     const qint64 rows = q.value(2).toLongLong();
-    if (rows == 0 || !std::has_single_bit(quint64(rows)) || minChunk != 0 || maxChunk != rows - 1)
+    // 2^c rows numbered 0..2^c-1. Fewer rows within 0..2^c-1 are a filter with missing chunk rows
+    // (damage(), never "free"), as long as the function places names in exactly 2^c chunks (the probes
+    // below prove it); a row outside, or no row at all, is not a filter.
+    const quint64 chunks = rows > 0 && minChunk >= 0 ? std::bit_ceil(quint64(maxChunk) + 1) : 0;
+    if (rows == 0 || minChunk < 0 || maxChunk > (qint64(1) << Geometry::MaxChunkLog2) - 1)
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("table %1 has %2 rows, chunks %3..%4: a filter has 2^c rows numbered 0..2^c-1")
                              .arg(tableText())
                              .arg(rows)
                              .arg(minChunk)
                              .arg(maxChunk),
-                         QStringLiteral("a missing chunk row would make its names look free; restore the rows "
-                                        "(insert ... 0::bit(N)) or rebuild the filter"));
+                         QStringLiteral("check --table: a filter table is (chunk int primary key, bits bit(N) not "
+                                        "null) with a row for every chunk"));
 
     // Probe the function: k is the most bits a probe sets; then every probe must place as core does.
     const QList<QByteArray> probes = probeNames();
@@ -221,7 +227,7 @@ Status FilterStore::discover()
         k = qMax(k, int(bits.size()));
         server.append({q.value(1).toUInt(), bits});
     }
-    auto g = Geometry::fromCounts(rows, bitLength, k);
+    auto g = Geometry::fromCounts(qint64(chunks), bitLength, k);
     if (!g)
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("%1 with %2 is not a geometry Bloomscope can place names in: %3")
@@ -242,6 +248,42 @@ Status FilterStore::discover()
                                "and k positions; attaching to this one would give wrong answers"));
     }
     mGeometry = *g;
+    mBitsNotNull = bitsNotNull;
+    mDamage = {};
+    // The table's integrity, where it is cheap: the rows were counted above; NULL rows can only be
+    // there when the column lacks NOT NULL, and then one scan finds them before anything answers.
+    if (rows < qint64(chunks))
+        if (auto s = findMissingChunks(rows); !s)
+            return s;
+    if (!bitsNotNull)
+        if (auto s = findNullChunks(); !s)
+            return s;
+    return success();
+}
+
+Status FilterStore::findMissingChunks(qint64 rows)
+{
+    QSqlQuery q(mDb.db());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("select g from generate_series(0, %1) g where not exists (select from %2 f "
+                               "where f.chunk = g) order by g")
+                    .arg(qint64(mGeometry.chunks()) - 1)
+                    .arg(mTable)))
+        return Database::queryError(q, QStringLiteral("looking for the missing chunk rows of %1").arg(tableText()));
+    mDamage.missingChunks.reserve(size_t(qint64(mGeometry.chunks()) - rows));
+    while (q.next())
+        mDamage.missingChunks.push_back(quint32(q.value(0).toLongLong()));
+    return success();
+}
+
+Status FilterStore::findNullChunks()
+{
+    QSqlQuery q(mDb.db());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("select chunk from %1 where bits is null order by chunk").arg(mTable)))
+        return Database::queryError(q, QStringLiteral("looking for NULL rows in %1").arg(tableText()));
+    while (q.next())
+        mDamage.nullChunks.push_back(quint32(q.value(0).toLongLong()));
     return success();
 }
 

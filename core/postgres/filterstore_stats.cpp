@@ -29,13 +29,18 @@ const char *const PositionAge = "(select age((?::int8 % 4294967296)::text::xid))
 
 } // namespace
 
-Status FilterStore::readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed)
+Status FilterStore::readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint32> *changed, std::vector<bool> *seen)
 {
     snap.rowsRead = 0;
+    std::vector<quint32> nulls, whole; // whole: only for a read of the changes, which updates the damage
     while (q.next()) {
         const qint64 chunk = q.value(0).toLongLong();
         if (chunk == -1) {
             snap.position = q.value(1).toString();
+            continue;
+        }
+        if (chunk == -2) {
+            snap.rowCount = q.value(1).toLongLong();
             continue;
         }
         if (chunk < 0 || chunk >= qint64(mGeometry.chunks()))
@@ -43,15 +48,29 @@ Status FilterStore::readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint
                                                            .arg(mTable)
                                                            .arg(chunk)
                                                            .arg(mGeometry.chunks() - 1));
-        snap.setBits[size_t(chunk)] = quint32(q.value(1).toULongLong());
+        // bit_count() of a NULL row is NULL: the chunk is damaged, not empty.
+        const QVariant bits = q.value(1);
+        snap.setBits[size_t(chunk)] = bits.isNull() ? 0 : quint32(bits.toULongLong());
+        if (bits.isNull())
+            nulls.push_back(quint32(chunk));
+        else if (!seen)
+            whole.push_back(quint32(chunk));
         if (changed)
             changed->push_back(quint32(chunk));
+        if (seen)
+            (*seen)[size_t(chunk)] = true;
         ++snap.rowsRead;
     }
     if (q.lastError().isValid() && q.lastError().type() != QSqlError::NoError)
         return Database::queryError(q, QStringLiteral("reading the fill of %1").arg(mTable));
     if (changed)
         std::sort(changed->begin(), changed->end());
+    if (seen) { // a read of every row: the NULL ones are all there is (missing rows: see fill())
+        std::sort(nulls.begin(), nulls.end());
+        snap.damage.nullChunks = std::move(nulls);
+    } else {
+        snap.damage.rowsRead(std::move(nulls), std::move(whole));
+    }
     return success();
 }
 
@@ -69,17 +88,20 @@ Result<FillSnapshot> FilterStore::fill()
     q.setForwardOnly(true);
     if (!q.exec(positionRow() + QStringLiteral("select chunk, bit_count(bits) from %1").arg(mTable)))
         return Database::queryError(q, QStringLiteral("reading the fill of %1").arg(mTable));
-    if (auto s = readFill(q, snap, nullptr); !s)
+    std::vector<bool> seen(mGeometry.chunks(), false);
+    if (auto s = readFill(q, snap, nullptr, &seen); !s)
         return s.error();
-    if (snap.rowsRead != qint64(mGeometry.chunks()))
-        return makeError(
-            ErrorKind::ForeignFilter,
-            QStringLiteral("%1 now has %2 rows, not %3").arg(mTable).arg(snap.rowsRead).arg(mGeometry.chunks()));
+    snap.rowCount = snap.rowsRead;
+    if (snap.rowsRead < qint64(mGeometry.chunks()))
+        for (quint32 c = 0; c < mGeometry.chunks(); ++c)
+            if (!seen[c])
+                snap.damage.missingChunks.push_back(c); // in chunk order
+    mDamage = snap.damage;
     snap.elapsedMs = t.elapsed();
     return snap;
 }
 
-Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed)
+Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::vector<quint32> *changed, bool countRows)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
@@ -93,19 +115,24 @@ Result<FillSnapshot> FilterStore::fillSince(const FillSnapshot &earlier, std::ve
     t.start();
     FillSnapshot snap = earlier;
     snap.takenAt = QDateTime::currentDateTimeUtc();
+    snap.rowCount = -1;
     if (changed)
         changed->clear();
     // age() is the distance back from the newest xid: a row written at or after the position is no
     // older than the position itself (frozen rows are the oldest of all). xid has no order of its own;
-    // the position's age is computed once (an InitPlan), not per row.
+    // the position's age is computed once (an InitPlan), not per row. A deleted row leaves nothing to
+    // read: `countRows` adds a count of the rows (a second scan, of the key when the table is
+    // all-visible) for a caller without the stats' delete counter.
     QSqlQuery q(mDb.db());
     q.setForwardOnly(true);
-    q.prepare(positionRow() + QStringLiteral("select chunk, bit_count(bits) from %1 where age(xmin) <= %2")
-                                  .arg(mTable, QLatin1String(PositionAge)));
+    q.prepare(positionRow() +
+              (countRows ? QStringLiteral("select -2, count(*) from %1 union all ").arg(mTable) : QString()) +
+              QStringLiteral("select chunk, bit_count(bits) from %1 where age(xmin) <= %2")
+                  .arg(mTable, QLatin1String(PositionAge)));
     q.addBindValue(earlier.position);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the changed chunks of %1").arg(mTable));
-    if (auto s = readFill(q, snap, changed); !s)
+    if (auto s = readFill(q, snap, changed, nullptr); !s)
         return s.error();
     snap.elapsedMs = t.elapsed();
     return snap;
@@ -174,21 +201,22 @@ Result<FilterStore::WrittenSince> FilterStore::writtenSince(const QString &posit
     return out;
 }
 
-Result<std::optional<qint64>> FilterStore::writeCounter()
+Result<std::optional<FilterStore::WriteCounter>> FilterStore::writeCounter()
 {
     if (auto s = requireAttached(); !s)
         return s.error();
     QSqlQuery q(mDb.db());
     q.prepare(QStringLiteral("select current_setting('track_counts')::bool, pg_stat_get_tuples_inserted(c.oid) + "
-                             "pg_stat_get_tuples_updated(c.oid) + pg_stat_get_tuples_deleted(c.oid) + "
-                             "pg_stat_get_xact_tuples_inserted(c.oid) + pg_stat_get_xact_tuples_updated(c.oid) + "
+                             "pg_stat_get_tuples_updated(c.oid) + pg_stat_get_xact_tuples_inserted(c.oid) + "
+                             "pg_stat_get_xact_tuples_updated(c.oid), pg_stat_get_tuples_deleted(c.oid) + "
                              "pg_stat_get_xact_tuples_deleted(c.oid) from pg_class c where c.oid = to_regclass(?)"));
     q.addBindValue(mTable);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the write counter of %1").arg(mTable));
     if (!q.next() || !q.value(0).toBool())
-        return std::optional<qint64>{};
-    return std::optional<qint64>{q.value(1).toLongLong()};
+        return std::optional<WriteCounter>{};
+    const qint64 deletes = q.value(2).toLongLong();
+    return std::optional<WriteCounter>{WriteCounter{q.value(1).toLongLong() + deletes, deletes}};
 }
 
 Result<double> FilterStore::referenceEstimate()
@@ -280,6 +308,8 @@ Result<FprSample> FilterStore::sampleFpr(qint64 probes, const SampleProgressFn &
     auto snap = fill();
     if (!snap)
         return snap.error();
+    if (!snap->damage.empty()) // the estimate and the model beside the measure would count them as empty
+        return damageError(snap->damage);
     out.estimated = snap->estimatedFpr();
     out.model = fpr::blocked(snap->estimatedNames(), mGeometry);
     return out;
@@ -297,8 +327,11 @@ Result<QByteArray> FilterStore::chunkBits(quint32 chunk)
     q.addBindValue(qint64(chunk));
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading chunk %1").arg(chunk));
-    if (!q.next())
-        return makeError(ErrorKind::ForeignFilter, QStringLiteral("chunk %1 has no row in %2").arg(chunk).arg(mTable));
+    if (!q.next() || q.value(0).isNull()) {
+        const bool null = q.isValid();
+        noteDamage(chunk, null ? RowVerdict::NullRow : RowVerdict::NoRow);
+        return ChunkDamage::chunkError(chunk, null, damagedTable());
+    }
     return q.value(0).toString().toLatin1();
 }
 

@@ -1,5 +1,7 @@
 #include "postgres/filterwriter.h"
 
+#include "model/chunkdamage.h"
+
 #include "postgres/pgarray.h"
 #include "postgres/pgcopy.h"
 #include "postgres/pgerror.h"
@@ -207,33 +209,32 @@ Status FilterWriter::apply(PGconn *pg, const Guard &g, WriteStats *stats) const
 
 Error FilterWriter::damagedChunks(PGconn *pg, qint64 rows, qint64 updated) const
 {
-    // Which ones, for the message: the first few chunks with no row or a NULL one (a scan of the key,
-    // on this failure only).
-    const QByteArray sql = QStringLiteral("select c from pg_catalog.generate_series(0, $1::int - 1) c "
+    // Which ones, for the message and its fix: the first few chunks with no row or a NULL one (a scan
+    // of the key, on this failure only).
+    const QByteArray sql = QStringLiteral("select c, f.chunk is null from pg_catalog.generate_series(0, $1::int - 1) c "
                                           "left join %1 f on f.chunk = c where f.bits is null order by c limit 5")
                                .arg(mTarget.table)
                                .toUtf8();
-    const QByteArray chunks = QByteArray::number(mTarget.chunks);
+    const QByteArray chunks = QByteArray::number(mTarget.geometry.chunks());
     const char *values[1] = {chunks.constData()};
     ResultPtr r(PQexecParams(pg, sql.constData(), 1, nullptr, values, nullptr, nullptr, 0), &PQclear);
-    QStringList found;
+    ChunkDamage damage;
     if (PQresultStatus(r.get()) == PGRES_TUPLES_OK)
-        for (int i = 0; i < PQntuples(r.get()); ++i)
-            found << QString::fromLatin1(PQgetvalue(r.get(), i, 0));
-    return makeError(
-        ErrorKind::ForeignFilter,
-        QStringLiteral("%1 of %2 chunks this write touches have no usable row in %3 (missing, or bits "
-                       "NULL%4): nothing of this write was committed")
+        for (int i = 0; i < PQntuples(r.get()); ++i) {
+            const quint32 chunk = QByteArray(PQgetvalue(r.get(), i, 0)).toUInt();
+            if (PQgetvalue(r.get(), i, 1)[0] == 't')
+                damage.rowMissing(chunk);
+            else
+                damage.rowRead(chunk, true);
+        }
+    Error e = damage.error({mTarget.tableText, mTarget.table, mTarget.geometry});
+    e.message =
+        QStringLiteral("%1 of the %2 chunks this write touches have no usable row in %3, so nothing of "
+                       "this write was committed%4")
             .arg(rows - updated)
             .arg(rows)
-            .arg(mTarget.tableText,
-                 found.isEmpty()
-                     ? QString()
-                     : QStringLiteral("; chunks of the table without one: %1").arg(found.join(QStringLiteral(", ")))),
-        QStringLiteral("the names of such a chunk are lost from the filter and must be added again: "
-                       "rebuild it from the user shards ('bloomctl rebuild --source ... --into NEW', "
-                       "then 'bloomctl swap NEW'). An empty row in its place would make every one of "
-                       "those names a false negative"));
+            .arg(mTarget.tableText, damage.empty() ? QString() : QStringLiteral(" (%1)").arg(damage.describe()));
+    return e;
 }
 
 Status FilterWriter::recordAhead(PGconn *pg)

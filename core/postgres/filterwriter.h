@@ -3,6 +3,7 @@
 
 #include "common/result.h"
 #include "model/binaryrows.h"
+#include "model/geometry.h"
 #include "model/namelist.h"
 
 #include <QString>
@@ -34,7 +35,7 @@ struct WriteTarget {
     QString table;        ///< quoted schema.table
     QString tableText;    ///< schema.table as a DBA types it, for messages
     quint32 tableOid = 0; ///< the table attach() read: a write that finds another one under the name is refused
-    quint32 chunks = 0;
+    Geometry geometry;    ///< the table's, as attach() read it
     QString rebuildState; ///< quoted schema.bloomscope_rebuild: a rebuild of a table in the schema runs
     QString recorder;     ///< quoted schema.bloomscope_record_names: records names for the rebuild's pending table
     /** A filter that serves checks (any table but a rebuilt one before its swap): its writes take the

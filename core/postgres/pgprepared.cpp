@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace bloom {
@@ -43,13 +44,15 @@ struct Params {
     int formats[Geometry::MaxK + 1];
 };
 
-Result<std::optional<bool>> verdict(PGconn *pg, const PGresult *r, const QString &what)
+Result<RowVerdict> verdict(PGconn *pg, const PGresult *r, const QString &what)
 {
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+    if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_SINGLE_TUPLE)
         return pqError(pg, r, what);
     if (PQntuples(r) == 0)
-        return std::optional<bool>{};
-    return std::optional<bool>{PQgetlength(r, 0, 0) == 1 && *PQgetvalue(r, 0, 0) != 0};
+        return RowVerdict::NoRow;
+    if (PQgetisnull(r, 0, 0)) // get_bit() of a NULL row is NULL: no answer, never "free"
+        return RowVerdict::NullRow;
+    return PQgetlength(r, 0, 0) == 1 && *PQgetvalue(r, 0, 0) != 0 ? RowVerdict::Maybe : RowVerdict::Free;
 }
 
 } // namespace
@@ -86,7 +89,7 @@ Status PreparedCheck::prepare()
     return success();
 }
 
-Result<std::optional<bool>> PreparedCheck::check(const Placement &p)
+Result<RowVerdict> PreparedCheck::check(const Placement &p)
 {
     if (auto s = prepare(); !s)
         return s.error();
@@ -97,11 +100,11 @@ Result<std::optional<bool>> PreparedCheck::check(const Placement &p)
     return verdict(mPg, r.get(), mWhat);
 }
 
-Result<QList<std::optional<bool>>> PreparedCheck::checkPipelined(const QList<Placement> &placements, int window)
+Result<QList<RowVerdict>> PreparedCheck::checkPipelined(const QList<Placement> &placements, int window)
 {
     if (auto s = prepare(); !s)
         return s.error();
-    QList<std::optional<bool>> out;
+    QList<RowVerdict> out;
     out.reserve(placements.size());
     if (PQenterPipelineMode(mPg) != 1)
         return pqError(mPg, nullptr, QStringLiteral("entering pipeline mode"));
@@ -121,7 +124,13 @@ Result<QList<std::optional<bool>>> PreparedCheck::checkPipelined(const QList<Pla
             failure = pqError(mPg, nullptr, QStringLiteral("syncing the checks"));
             break;
         }
-        // Read every answer up to the sync (each query's result, then its NULL), whatever failed.
+        // Read every answer up to the sync (each query's result, then its NULL), whatever failed. A
+        // query may answer row by row: QPSQL runs a forward-only QSqlQuery in single-row mode, and
+        // libpq turns that mode off only when the next query outside a pipeline starts, so after such
+        // a read the pipeline's first check comes as its row (PGRES_SINGLE_TUPLE), then an empty
+        // PGRES_TUPLES_OK that ends it.
+        RowVerdict row = RowVerdict::NoRow;
+        bool rowAlone = false; // `row` came as PGRES_SINGLE_TUPLE: its query ends with an empty result
         for (;;) {
             PGresult *raw = PQgetResult(mPg);
             if (!raw) {
@@ -141,9 +150,16 @@ Result<QList<std::optional<bool>>> PreparedCheck::checkPipelined(const QList<Pla
             if (!v) {
                 if (!failure)
                     failure = v.error();
+                rowAlone = false;
                 continue;
             }
-            out.append(*v);
+            if (st == PGRES_SINGLE_TUPLE) {
+                row = *v;
+                rowAlone = true;
+                continue;
+            }
+            out.append(rowAlone ? row : *v);
+            rowAlone = false;
         }
     }
     PQexitPipelineMode(mPg);

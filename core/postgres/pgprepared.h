@@ -1,13 +1,12 @@
 #pragma once
 
 #include "common/result.h"
+#include "model/chunkdamage.h"
 #include "model/placement.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QString>
-
-#include <optional>
 
 typedef struct pg_conn PGconn;
 
@@ -27,10 +26,10 @@ public:
     PreparedCheck(const PreparedCheck &) = delete;
     PreparedCheck &operator=(const PreparedCheck &) = delete;
 
-    /** true = maybe, false = definitely free; nullopt when the chunk has no row. */
-    Result<std::optional<bool>> check(const Placement &p);
+    /** Maybe, Free, or what stands in the way of an answer: a NULL row, no row. */
+    Result<RowVerdict> check(const Placement &p);
     /** The same for many names, pipelined in windows of `window` checks. */
-    Result<QList<std::optional<bool>>> checkPipelined(const QList<Placement> &placements, int window = 1000);
+    Result<QList<RowVerdict>> checkPipelined(const QList<Placement> &placements, int window = 1000);
 
     /** The statement, as prepared ("select get_bit(bits, $2) & ... = 1 from T where chunk = $1"). */
     const QByteArray &sql() const { return mSql; }

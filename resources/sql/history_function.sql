@@ -28,6 +28,9 @@ declare
   fullest_bits int;
   hist bigint[];
   new_id bigint;
+  nulls int;
+  top int;
+  chunks bigint := 1;
 begin
   select format('%s.%s', ns.nspname, c.relname), a.atttypmod
     into tname, b
@@ -55,9 +58,20 @@ begin
            (select chunk from f order by c desc, chunk limit 1),
            (select coalesce(max(c), 0) from f),
            array(select count(f.c) from generate_series(0, 9) g
-                   left join f on least(9, f.c * 10 / $1) = g group by g order by g)$q$, filter_table)
-    into n, total, names, rate, fullest, fullest_bits, hist
+                   left join f on least(9, f.c * 10 / $1) = g group by g order by g),
+           (select count(*)::int from f where c is null),
+           (select coalesce(max(chunk), 0) from f)$q$, filter_table)
+    into n, total, names, rate, fullest, fullest_bits, hist, nulls, top
     using b, k;
+  -- A NULL or missing chunk row: its names are neither free nor maybe, and every figure above counts
+  -- it as empty. No snapshot of that: the job fails, saying so (bloomctl health names the chunks).
+  while chunks < top + 1 loop
+    chunks := chunks * 2;
+  end loop;
+  if nulls > 0 or n < chunks then
+    raise exception 'bloomscope_record: % is damaged: % chunk row(s) NULL, % missing; a name there is neither '
+                    'free nor maybe (bloomctl health names them and gives the fix)', tname, nulls, chunks - n;
+  end if;
   insert into {{schema}}.bloomscope_history (filter_table, chunks, chunk_bits, k, set_bits, estimated_names,
                                             estimated_fpr, fullest_chunk, fullest_set_bits, histogram, cost_ms,
                                             read_position)

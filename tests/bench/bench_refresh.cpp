@@ -108,13 +108,14 @@ int main(int argc, char **argv)
             // The refresh and a full read of the same state, in alternating order.
             const auto doRefresh = [&] {
                 double counterTime = 0;
-                std::optional<qint64> c;
+                std::optional<FilterStore::WriteCounter> c;
                 refresh.push_back(timedMs([&] {
                     counterTime = timedMs([&] {
                         if (auto r = store.writeCounter())
                             c = *r;
                     });
-                    if (c && *c - **counterBefore >= chunks / 4) { // as FilterWorker: most rows written
+                    if (c && *counterBefore &&
+                        c->writes - (*counterBefore)->writes >= chunks / 4) { // as FilterWorker: most rows written
                         auto f = store.fill();
                         if (!f)
                             die(f.error());

@@ -95,6 +95,12 @@ void ChunkTab::opened(const FilterSummary &s)
 
 void ChunkTab::failed(const Error &e)
 {
+    if (e.kind == ErrorKind::DamagedFilter) {
+        // A NULL or missing row: said here in the error colour (the window's banner has the fix).
+        mChunk->clear();
+        say(e.message, true);
+        return;
+    }
     say(tr("The chunk cannot be read: %1").arg(e.toString()), true);
 }
 

@@ -4,6 +4,7 @@
 #include "heatmap/skewchart.h"
 #include "model/fprmodel.h"
 #include "session/filtersession.h"
+#include "style/theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -113,7 +114,12 @@ void HeatmapTab::refreshed(const FillResult &r)
     for (size_t i = 0; i < top; ++i)
         fullest << tr("%1 (%2)").arg(order[i]).arg(r.fill.setBits[order[i]]);
     const double fpr = r.fill.estimatedFpr();
+    const ChunkDamage &damage = r.fill.damage;
     mSummary->setText(
+        (damage.empty() ? QString()
+                        : tr("<b style='color:%1'>%L2 damaged chunk(s), counted below as empty</b> &middot; ")
+                              .arg(theme::textOn(theme::errorText(palette()), palette()))
+                              .arg(damage.count())) +
         tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
            "FPR <b>%6</b> (%7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
            "%10 outlier(s)")

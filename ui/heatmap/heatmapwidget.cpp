@@ -170,6 +170,11 @@ QString HeatmapWidget::describeChunk(quint32 chunk) const
 {
     if (chunk >= mResult.fill.setBits.size())
         return {};
+    const ChunkDamage &damage = mResult.fill.damage;
+    if (std::binary_search(damage.nullChunks.begin(), damage.nullChunks.end(), chunk))
+        return tr("chunk %1: its row is NULL, so its names cannot be answered").arg(chunk);
+    if (std::binary_search(damage.missingChunks.begin(), damage.missingChunks.end(), chunk))
+        return tr("chunk %1: it has no row, so its names cannot be answered").arg(chunk);
     const quint32 s = mResult.fill.setBits[chunk];
     const quint32 b = mResult.fill.geometry.chunkBits();
     const double fill = double(s) / b;
@@ -230,6 +235,24 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
                 cell = QRectF(cell.center() - QPointF(3, 3), QSizeF(6, 6));
             p.drawRect(cell);
         });
+    }
+    if (!mResult.fill.damage.empty()) {
+        // A NULL or missing row: a red square of at least 8 px with a white edge, seen at any zoom.
+        p.setPen(QPen(Qt::white, 1));
+        p.setBrush(QColor::fromRgb(DamagedColour));
+        const ChunkDamage &damage = mResult.fill.damage;
+        const QRectF image = imageRect();
+        size_t drawn = 0;
+        for (const auto *chunks : {&damage.nullChunks, &damage.missingChunks})
+            for (size_t i = 0; i < chunks->size() && drawn < MaxRings; ++i, ++drawn) {
+                QRectF cell = cellRect((*chunks)[i]);
+                if (cell.width() < 8) { // kept inside the picture: chunk 0's square is whole too
+                    cell = QRectF(cell.center() - QPointF(4, 4), QSizeF(8, 8));
+                    cell.moveLeft(qBound(image.left(), cell.left(), image.right() - cell.width()));
+                    cell.moveTop(qBound(image.top(), cell.top(), image.bottom() - cell.height()));
+                }
+                p.drawRect(cell);
+            }
     }
     if (mHover >= 0) {
         QRectF cell = cellRect(quint32(mHover));

@@ -212,6 +212,10 @@ void render(FillResult &r, HeatScale scale)
         auto *line = reinterpret_cast<QRgb *>(r.heatmap.scanLine(int(i / size_t(r.imageColumns))));
         line[i % size_t(r.imageColumns)] = fillColour(r.fill.setBits[i], r.scaleMax, r.scaleMin);
     }
+    // A NULL or missing row is not an empty chunk: red, a colour the fill's ramp never uses.
+    for (const auto *damaged : {&r.fill.damage.nullChunks, &r.fill.damage.missingChunks})
+        for (quint32 c : *damaged)
+            r.heatmap.setPixel(int(c % quint32(r.imageColumns)), int(c / quint32(r.imageColumns)), DamagedColour);
 }
 
 } // namespace
@@ -237,8 +241,14 @@ void FilterWorker::refresh(int token, HeatScale scale)
     }
     const bool same =
         hadStore && identityBefore == mLastIdentity && mLast && mLast->fill.geometry == mStore->geometry();
-    const bool fullDue = !same || !mLastFullReadAt.isValid() || mLastFullReadAt.secsTo(now) >= FullReadEverySeconds;
-    const bool unchanged = same && !fullDue && !mMustRead && counter->has_value() && *counter == mLastCounter;
+    // A deleted row leaves nothing for a read of the changes to find: when the stats count a delete
+    // since the last read, the whole fill is read (at once: a filter table has no delete in its normal
+    // life, and a missing row makes its names unanswerable).
+    const bool deleted = counter->has_value() && mLastCounter && (*counter)->deletes != mLastCounter->deletes;
+    const bool fullDue =
+        !same || deleted || !mLastFullReadAt.isValid() || mLastFullReadAt.secsTo(now) >= FullReadEverySeconds;
+    const bool unchanged =
+        same && !fullDue && !mMustRead && counter->has_value() && mLastCounter && **counter == *mLastCounter;
     // A read costs the server a scan: at most one every ReadCostFactor times what the last one took,
     // so an open window never spends more than about a tenth of one backend's time.
     const qint64 lastCost = same ? qMax<qint64>(1, mLast->fill.elapsedMs) : 0;
@@ -267,15 +277,26 @@ void FilterWorker::refresh(int token, HeatScale scale)
     r.onWorkerThread = QThread::currentThread() != QCoreApplication::instance()->thread();
     // A read of the changes tests every row's header; when the counter says most rows were written it
     // costs more than reading them all (bench_refresh: 1.7x at 100%), so then the whole fill is read.
-    const bool fewWritten =
-        !counter->has_value() || mLastCounter < 0 || **counter - mLastCounter < qint64(mStore->geometry().chunks() / 4);
+    const bool fewWritten = !counter->has_value() || !mLastCounter ||
+                            (*counter)->writes - mLastCounter->writes < qint64(mStore->geometry().chunks() / 4);
     r.incremental = same && !fullDue && fewWritten && !mLast->fill.position.isEmpty();
-    auto fill = r.incremental ? mStore->fillSince(mLast->fill, &r.changedChunks) : mStore->fill();
+    // Without the stats (track_counts off) a read of the changes also counts the rows, the only way it
+    // sees a delete; fewer rows than the last picture had is read again whole.
+    auto fill =
+        r.incremental ? mStore->fillSince(mLast->fill, &r.changedChunks, !counter->has_value()) : mStore->fill();
+    if (fill && r.incremental && fill->rowCount >= 0 &&
+        fill->rowCount != qint64(mStore->geometry().chunks()) - qint64(fill->damage.missingChunks.size())) {
+        r.incremental = false;
+        r.changedChunks.clear();
+        fill = mStore->fill();
+    }
     if (!fill) {
         report(Operation::Refresh, token, fill.error());
         return;
     }
     r.fill = std::move(fill).value();
+    if (!r.fill.damage.empty())
+        r.damageError = mStore->damageError(r.fill.damage);
     if (!r.incremental) {
         mLastFullReadAt = r.fill.takenAt;
         if (same) // what changed since the last picture, for the highlight
@@ -289,7 +310,7 @@ void FilterWorker::refresh(int token, HeatScale scale)
     r.fullReadAt = mLastFullReadAt;
     mLast = r;
     mMustRead = false;
-    mLastCounter = counter->value_or(-1);
+    mLastCounter = *counter;
     mLastScale = scale;
     emit refreshed(token, r);
 }

@@ -79,7 +79,7 @@ private:
     std::optional<FillResult> mLast;
     QDateTime mLastFullReadAt;
     bool mMustRead = false; ///< our own write since the last read: read whatever the counter says
-    qint64 mLastCounter = -1;
+    std::optional<FilterStore::WriteCounter> mLastCounter; ///< at the last read; none when unknown
     HeatScale mLastScale = HeatScale::Auto;
     static constexpr qint64 FullReadEverySeconds = 300;
     static constexpr qint64 ReadCostFactor = 10;

@@ -62,6 +62,8 @@ struct FillResult {
     /** The chunks whose fill changed since the previous picture of this filter (an incremental read:
      *  the rows written since, a superset), in chunk order; empty after a swap or a reconnect. */
     std::vector<quint32> changedChunks;
+    /** While fill.damage is not empty: what it means and the fix, as bloomctl words them. */
+    Error damageError;
     QDateTime nextFullRead;
     QDateTime checkedAt;  ///< when this refresh ran (== fill.takenAt for a read)
     QDateTime fullReadAt; ///< the last read of every row
@@ -104,6 +106,8 @@ enum class Operation { Refresh, Step, Chunk, Add, Load, Sample, History, Changed
 /** "refresh", "step-through", ... for messages. */
 QString operationName(Operation op);
 
+/** Colour of a chunk whose row is NULL or missing: a red the viridis-like ramp never reaches. */
+constexpr QRgb DamagedColour = 0xffff1a1a;
 /** Colour of a chunk whose set bits are `v` on a scale min..max (a viridis-like ramp). */
 QRgb fillColour(quint32 v, quint32 max, quint32 min = 0);
 /** The scale a refresh uses for `mode` (Auto resolved): {mode, min, max}. */

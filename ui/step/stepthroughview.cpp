@@ -107,13 +107,22 @@ void StepThroughView::setSession(FilterSession *session)
         mResult = r;
         mHaveResult = true;
         mError.clear();
+        mRowError.clear();
+        mDbFailed = false;
         render();
         emit resultReady();
     });
     connect(session, &FilterSession::failed, this, [this](Operation op, int, const Error &e, bool) {
         if (op == Operation::Step && mCutFrom == 0) {
-            mError = e.toString();
+            mHaveResult = false;
+            mDbFailed = true;
+            // A NULL or missing chunk row: the hash and the placement stand, the row and a verdict do not.
+            if (e.kind == ErrorKind::DamagedFilter)
+                mRowError = e.toString();
+            else
+                mError = e.toString();
             render();
+            emit failedToAnswer();
         }
     });
     connect(session, &FilterSession::opened, this, [this] { nameEdited(); });
@@ -181,6 +190,8 @@ void StepThroughView::nameEdited()
     const QString name = mName->text();
     mHaveResult = false;
     mError.clear();
+    mRowError.clear();
+    mDbFailed = false;
     if (mCutFrom > 0)
         mError = tr("The name pasted has %L1 characters; the field takes %L2 and the rest was cut. No verdict is "
                     "shown: it would be the cut name's, not the one pasted. bloomctl explain takes names up to "
@@ -295,7 +306,8 @@ void StepThroughView::render()
     mBack->setEnabled(mStep > 0);
     mNext->setEnabled(mStep < StepCount - 1);
     mTitle->setText(
-        tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep).section(QLatin1Char(' '), 1)));
+        tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep).section(QLatin1Char(' '), 1)) +
+        (!mRowError.isEmpty() && mStep > ChunkRow ? tr(" (no answer: the steps stop at the chunk's row)") : QString()));
     if (!mError.isEmpty()) {
         mText->setHtml(
             QStringLiteral("<p style='color:%1'>%2</p>").arg(theme::errorText(palette()).name(), esc(mError)));
@@ -310,12 +322,20 @@ void StepThroughView::render()
         return;
     }
     QString html;
-    for (int s = 0; s <= mStep; ++s) {
-        const QString body = stepHtml(s);
+    // Without the chunk's row the steps stop at it, and it says why.
+    const int last = mRowError.isEmpty() ? mStep : qMin(mStep, int(ChunkRow));
+    for (int s = 0; s <= last; ++s) {
+        const QString body =
+            s == ChunkRow && !mRowError.isEmpty()
+                ? QStringLiteral("<span style='color:%1'>%2</span>")
+                      .arg(theme::readable(theme::errorText(palette()), theme::stepHighlight(palette())).name(),
+                           esc(mRowError))
+                      .replace(QLatin1Char('\n'), QLatin1String("<br>"))
+                : stepHtml(s);
         const QString style =
-            s == mStep ? QStringLiteral("background:%1; padding:4px").arg(theme::stepHighlight(palette()).name())
-                       : QString();
-        const QString anchor = s == mStep ? QStringLiteral("<a name='current'></a>") : QString();
+            s == last ? QStringLiteral("background:%1; padding:4px").arg(theme::stepHighlight(palette()).name())
+                      : QString();
+        const QString anchor = s == last ? QStringLiteral("<a name='current'></a>") : QString();
         html += QStringLiteral("<div style='%1'>%4<p><b>%2</b><br>%3</p></div>")
                     .arg(style, esc(stepTitle(s)), body, anchor);
     }
@@ -328,7 +348,10 @@ void StepThroughView::render()
     } else {
         mGrid->clear();
     }
-    if (mHaveResult && mStep >= Verdict) {
+    if (!mRowError.isEmpty() && mStep >= ChunkRow) {
+        mVerdict->setText(tr("no answer: the chunk's row is damaged"));
+        mVerdict->setStyleSheet(theme::textStyle(theme::errorText(palette())));
+    } else if (mHaveResult && mStep >= Verdict) {
         mVerdict->setText(mResult.maybe ? tr("maybe taken") : tr("definitely free"));
         mVerdict->setStyleSheet(
             theme::textStyle(mResult.maybe ? theme::warnText(palette()) : theme::okText(palette())));

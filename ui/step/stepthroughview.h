@@ -39,14 +39,22 @@ public:
     int step() const { return mStep; }
     static QString stepTitle(int step);
 
-    /** The verdict as shown ("definitely free" / "maybe taken"), empty until the database answered. */
+    /** The verdict as shown ("definitely free" / "maybe taken"), empty until the database answered
+     *  and empty when it could not (the chunk's row is NULL or missing). */
     QString verdictText() const;
     bool hasResult() const { return mHaveResult; }
+    /** Why the chunk's row could not be read (a NULL or missing row: a damaged filter), shown in place
+     *  of step 4 and of any verdict; empty otherwise. */
+    const QString &rowError() const { return mRowError; }
+    /** The database answered the name: a result, or the error that stands in its place. */
+    bool answered() const { return mHaveResult || !mRowError.isEmpty() || mDbFailed; }
     const StepResult &result() const { return mResult; }
     QString text() const; ///< the steps' text as shown (for tests)
 
 signals:
     void resultReady();
+    /** The database could not answer the name (resultReady's counterpart; the view shows why). */
+    void failedToAnswer();
 
 protected:
     void keyPressEvent(QKeyEvent *) override;
@@ -70,6 +78,8 @@ private:
     StepResult mResult;
     bool mHaveResult = false;
     QString mError;
+    QString mRowError;
+    bool mDbFailed = false;
     qsizetype mCutFrom = 0;
     QString mCutText; ///< what the field held once cut: any edit after it is a name of its own
 };
