@@ -355,7 +355,7 @@ private slots:
     void sampleFpr()
     {
         auto s = mStore->sampleFpr(20000);
-        QVERIFY(s.ok());
+        QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().toString()));
         QCOMPARE(s->probes, 20000);
         QVERIFY(s->low95 <= s->measured && s->measured <= s->high95);
         QVERIFY(s->estimated < 1e-9); // nearly empty filter

@@ -105,13 +105,49 @@ private slots:
     void tooFewPointsSaySo()
     {
         QString why;
-        QVERIFY(!fit(linear(1e6, 1e3, 0, 6), Method::Linear, 0, 0.95, &why));
-        QVERIFY2(why.contains(QLatin1String("needs 3")), qPrintable(why));
-        QList<Point> same{{Start, 1}, {Start, 2}, {Start, 3}};
+        Support had;
+        QVERIFY(!fit(linear(1e6, 1e3, 0, 6), Method::Linear, 0, 0.95, &why, &had));
+        QVERIFY2(why.contains(QLatin1String("needs at least 6")), qPrintable(why));
+        QCOMPARE(had.points, 1);
+        QList<Point> same;
+        for (int i = 0; i < 8; ++i)
+            same.append({Start, double(i)});
         QVERIFY(!fit(same, Method::Linear, 0, 0.95, &why));
-        QVERIFY(why.contains(QLatin1String("same time")));
+        QVERIFY2(why.contains(QLatin1String("same time")), qPrintable(why));
         QList<Point> zeros{{Start, 0}, {Start.addDays(1), 0}, {Start.addDays(2), 5}};
         QVERIFY(!fit(zeros, Method::Exponential)); // ln 0: dropped, too few left
+    }
+
+    void sensIntervalHasAMinimumAndASpan()
+    {
+        // Sen's 95% interval has both ends inside the N pairwise slopes only from 6 points on: with 5 its
+        // ranks were clamped to the lowest and the highest slope, an "interval" of nothing.
+        QCOMPARE(minimumPoints(0.95), 6);
+        QVERIFY(minimumPoints(0.99) > 6);
+        // Issue 35: three snapshots 12 s apart gave "Growth 1.30 M names a day (95%: 1.23 M to 1.37 M)"
+        // and a crossing date; so did 90 s of refreshes. Neither is a history.
+        QList<Point> three;
+        for (int i = 0; i < 3; ++i)
+            three.append({Start.addSecs(12 * i), 50e6 + 1.3e6 / 86400 * 12 * i});
+        QString why;
+        Support had;
+        QVERIFY(!fit(three, Method::Linear, 0, 0.95, &why, &had));
+        QCOMPARE(had.points, 3);
+        QCOMPARE(had.spanSeconds, 24);
+        QVERIFY(!had.enough());
+        QVERIFY2(why.contains(QLatin1String("24 s")) && why.contains(QLatin1String("12.0 h")), qPrintable(why));
+        QList<Point> ninety;
+        for (int i = 0; i < 90; ++i)
+            ninety.append({Start.addSecs(i), 50e6 + 15.0 * i});
+        QVERIFY(!fit(ninety, Method::Linear, 0, 0.95, &why, &had));
+        QCOMPARE(had.points, 90);
+        // Six snapshots over half a day are enough; five are not, however long.
+        QList<Point> six, five;
+        for (int i = 0; i < 6; ++i)
+            six.append({Start.addSecs(qint64(i) * 9000), 1e6 + 1e3 * i});
+        five = six.mid(1);
+        QVERIFY(fit(six, Method::Linear));
+        QVERIFY(!fit(five, Method::Linear));
     }
 
     void manyPointsAreThinned()
@@ -143,10 +179,12 @@ private slots:
         const Crossing over = crossing(*f, 50e6, now);
         QVERIFY(over.alreadyCrossed);
 
-        QList<Point> flat{{Start, 5e6}, {Start.addDays(1), 5e6}, {Start.addDays(2), 5e6}};
+        QList<Point> flat;
+        for (int d = 0; d <= 6; ++d)
+            flat.append({Start.addDays(d), 5e6});
         const auto none = fit(flat, Method::Linear);
         QVERIFY(none);
-        QVERIFY(!crossing(*none, cap, Start.addDays(2)).at); // no growth: no date
+        QVERIFY(!crossing(*none, cap, Start.addDays(6)).at); // no growth: no date
     }
 
     void recommendationHoldsTheHorizon()

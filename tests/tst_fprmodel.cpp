@@ -1,4 +1,5 @@
 #include "model/fprmodel.h"
+#include "postgres/filterstore.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -13,6 +14,24 @@ using namespace bloom;
 class TestFprModel : public QObject {
     Q_OBJECT
 private slots:
+    void wilsonIntervalEnds()
+    {
+        // A measured FPR of 0 of 1,000 probes: the interval starts at 0, exactly (the formula's own
+        // rounding said 2.17e-19), and ends at z^2 / (n + z^2).
+        const FprSample::Interval none = FprSample::wilson(0, 1000);
+        QCOMPARE(none.low, 0.0);
+        QVERIFY(std::abs(none.high - 3.8415 / 1003.8415) < 1e-5);
+        QCOMPARE(FprSample::wilson(1000, 1000).high, 1.0);
+        const FprSample::Interval some = FprSample::wilson(5, 1000);
+        QVERIFY(some.low > 0 && some.low < 0.005 && some.high > 0.005 && some.high < 0.02);
+        // The probe names: a version-4 UUID after the prefix, never added by anyone.
+        const quint32 words[4] = {0x01234567, 0x89abcdef, 0xfedcba98, 0x76543210};
+        const QByteArray name = fprProbeName(words);
+        QVERIFY2(name.startsWith("bloomscope-fpr-probe-"), name.constData());
+        QCOMPARE(name.size(), 21 + 36);
+        QCOMPARE(name.at(21 + 14), '4'); // the version nibble
+        QVERIFY(QByteArray("89ab").contains(name.at(21 + 19)));
+    }
     void standardAt100M()
     {
         // "compared to 0.578% for a regular Bloom filter of the same size"

@@ -57,6 +57,14 @@ private:
         QVERIFY(banner->styleSheet().contains(theme::productionBanner().name(), Qt::CaseInsensitive));
         QVERIFY2(w.statusText().contains(QLatin1String("DAMAGED")), qPrintable(w.statusText()));
     }
+    /** With BLOOMSCOPE_SHOT_DIR set, the window as it is now, to look at. */
+    static void shot(MainWindow &w, const QString &name)
+    {
+        if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty()) {
+            QTest::qWait(200);
+            w.grab().save(QStringLiteral("%1/%2-scale%3.png").arg(dir, name).arg(w.devicePixelRatioF()));
+        }
+    }
     /** The step-through of ada (chunk 71962) says why it has no answer, and gives no verdict. */
     static void expectAdaUnanswered(MainWindow &w, const QString &said)
     {
@@ -119,6 +127,10 @@ private slots:
         auto *label = w.findChild<QLabel *>(QStringLiteral("chunkLabel"));
         QTRY_VERIFY_WITH_TIMEOUT(label->text().contains(QLatin1String("chunk 71962 of public.username_filter is NULL")),
                                  10000);
+        w.showView(QStringLiteral("chunk"));
+        shot(w, QStringLiteral("damage-chunk"));
+        w.showView(QStringLiteral("heatmap"));
+        shot(w, QStringLiteral("damage-heatmap"));
         elsewhere(QStringLiteral("update username_filter u set bits = s.bits from saved s where u.chunk = s.chunk"));
     }
 

@@ -57,14 +57,10 @@ private:
             qFatal("%s", qPrintable(snap.error().toString()));
         return *snap;
     }
-    QAction *adminAction(const QString &startsWith) const
+    /** A menu action, by its objectName (not by text a translation changes). */
+    QAction *adminAction(const char *objectName) const
     {
-        for (QAction *menu : mWindow->menuBar()->actions())
-            if (menu->menu())
-                for (QAction *a : menu->menu()->actions())
-                    if (a->text().remove(QLatin1Char('&')).startsWith(startsWith))
-                        return a;
-        return nullptr;
+        return mWindow->findChild<QAction *>(QLatin1String(objectName));
     }
     void openWindow(const QString &db, const QString &user = {})
     {
@@ -197,13 +193,13 @@ private slots:
 
     void recordingNeedsAdminModeAndWrites()
     {
-        QAction *record = adminAction(QStringLiteral("Record a snapshot"));
+        QAction *record = adminAction("actionRecordSnapshot");
         QVERIFY(record);
         QVERIFY(!record->isEnabled()); // read-only: a write action
         const qsizetype before = mWindow->fprView()->history()->snapshots().size();
         // Admin mode asks, reconnects writable; then the action records and the chart grows by one.
         test::answerNextBox(QMessageBox::Yes);
-        adminAction(QStringLiteral("Admin mode"))->trigger();
+        adminAction("actionAdminMode")->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!mWindow->session()->summary().readOnly, 20000);
         QVERIFY(record->isEnabled());
         record->trigger();

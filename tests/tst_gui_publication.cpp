@@ -39,15 +39,8 @@ private:
     {
         return test::runBloomctl(QStringList{QStringLiteral("--db"), db()} + args);
     }
-    QAction *action(const QString &startsWith) const
-    {
-        for (QAction *menu : mWindow->menuBar()->actions())
-            if (menu->menu())
-                for (QAction *a : menu->menu()->actions())
-                    if (a->text().remove(QLatin1Char('&')).startsWith(startsWith))
-                        return a;
-        return nullptr;
-    }
+    /** A menu action, by its objectName (not by text a translation changes). */
+    QAction *action(const char *objectName) const { return mWindow->findChild<QAction *>(QLatin1String(objectName)); }
 
 private slots:
     void initTestCase()
@@ -84,7 +77,7 @@ private slots:
         mWindow->connectTo(*ConnectionSpec::parse(db()), FilterRef{});
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
         test::answerNextBox(QMessageBox::Yes);
-        action(QStringLiteral("Admin mode"))->trigger();
+        action("actionAdminMode")->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!mWindow->session()->summary().readOnly, 20000);
         // The box says what bloomctl says: the refusal, then the fix with the subscribers' SQL.
         QString text, fix;
@@ -102,7 +95,7 @@ private slots:
             clicked = true;
         });
         poll.start(50);
-        action(QStringLiteral("Record a snapshot"))->trigger();
+        action("actionRecordSnapshot")->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(clicked, 20000);
         poll.stop();
         const QString said = QString::fromUtf8(cli.err);

@@ -228,10 +228,7 @@ private slots:
         QVERIFY(mWindow->session()->summary().where.contains(QLatin1String("dba@127.0.0.1")));
 
         // Admin mode is part of what the banner says; it reconnects (with the password still in memory).
-        QAction *admin = nullptr;
-        for (QAction *a : mWindow->findChildren<QAction *>())
-            if (a->text().startsWith(QLatin1String("Admin &mode")))
-                admin = a;
+        QAction *admin = mWindow->findChild<QAction *>(QStringLiteral("actionAdminMode"));
         QVERIFY(admin);
         QSignalSpy opened(mWindow->session(), &FilterSession::opened);
         test::answerNextBox(QMessageBox::Yes);
@@ -441,17 +438,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith(QLatin1String("Chunk 1234:")), 20000);
 
         // Admin mode, then Add a name: the status bar says what was written.
-        QAction *admin = nullptr, *add = nullptr, *sample = nullptr, *load = nullptr;
-        for (QAction *a : mWindow->findChildren<QAction *>()) {
-            if (a->text().startsWith(QLatin1String("Admin &mode")))
-                admin = a;
-            if (a->text() == QLatin1String("&Add a name..."))
-                add = a;
-            if (a->text() == QLatin1String("&Sample the measured FPR..."))
-                sample = a;
-            if (a->text() == QLatin1String("&Load names from a file..."))
-                load = a;
-        }
+        const auto action = [this](const char *name) { return mWindow->findChild<QAction *>(QLatin1String(name)); };
+        QAction *admin = action("actionAdminMode"), *add = action("actionAddName"), *sample = action("actionSampleFpr"),
+                *load = action("actionLoadNames");
         QVERIFY(admin && add && sample && load);
         test::answerNextBox(QMessageBox::Yes);
         admin->trigger();
@@ -539,7 +528,8 @@ private slots:
         QCOMPARE(free->value(0), QByteArray("0"));
         // Sampling the FPR shows progress and can be cancelled.
         int sawProgress = 0;
-        connect(mWindow->session(), &FilterSession::sampleProgress, &scope, [&](qint64, qint64) { ++sawProgress; });
+        connect(mWindow->session(), &FilterSession::sampleProgress, &scope,
+                [&](int, const SampleProgress &) { ++sawProgress; });
         QSignalSpy sampled(mWindow->session(), &FilterSession::sampled);
         QString result;
         onNextDialog<QInputDialog>([&result](QInputDialog *d) {

@@ -1,5 +1,7 @@
 // Every view readable and reachable: sizes that fit the screen, contrast in the light and the dark
 // palette, charts with round ticks, a heatmap scale that shows differences, the keyboard and the menus.
+#include "admin/oldfiltersdialog.h"
+#include "admin/rebuilddialog.h"
 #include "connect/connectdialog.h"
 #include "fpr/fprview.h"
 #include "fpr/historychart.h"
@@ -23,6 +25,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHelpEvent>
 #include <QLabel>
@@ -32,6 +35,7 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLogValueAxis>
+#include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QScatterSeries>
@@ -42,6 +46,8 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QStyleFactory>
+#include <QStyleOptionButton>
 #include <QTabWidget>
 #include <QTest>
 #include <QTextBrowser>
@@ -51,6 +57,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace bloom;
 
@@ -101,6 +108,11 @@ private slots:
     void keyboardAndMenusReachEveryAction();
     void everyControlHasAnAccessibleName();
     void longStatusLinesAreCutAndTheWholeLineIsTheTooltip();
+    void theLegendFitsAtEverySize();
+    void menuActionsHaveObjectNames();
+    void theWindowHasItsIconAndClass();
+    void checkBoxesReadInTheDarkPalette();
+    void aChunkPastTheLastIsRefused();
 
     /** At 1280 x 800 the FPR tab's two charts and its text (four lines of history, fit and sizing, as a
      *  recorded history gives) fit without the scroll bar the tab falls back to on smaller screens. */
@@ -415,7 +427,8 @@ void TestGuiViews::fprChartReadsAtEveryScale()
     }
     // Below, the window's refreshes (no history recorded), and a fit that says what it needs.
     QCOMPARE(view.history()->namesSeries()->count(), 2);
-    QVERIFY2(view.forecastText().contains(QLatin1String("needs 3")), qPrintable(view.forecastText()));
+    QVERIFY2(view.forecastText().contains(QLatin1String("needs at least 6 over at least 12 hours")),
+             qPrintable(view.forecastText()));
     // "now" is named in the legend, never as a label a chart edge can cut.
     QVERIFY(!view.todayPoint()->pointLabelsVisible());
     QVERIFY(view.todayPoint()->name().startsWith(QLatin1String("now: 2.0 M names")));
@@ -462,11 +475,15 @@ void TestGuiViews::longNamesStayBoundedInTheStepThrough()
     QVERIFY(text->toPlainText().contains(QLatin1String("20,003 characters")));
     QVERIFY(text->toPlainText().size() < 2000);
     QVERIFY(text->toPlainText().contains(QLatin1String("xEND")));
-    // The field's limit is said when reached, not a silent cut.
-    QCOMPARE(field->maxLength(), StepThroughView::MaxFieldCharacters);
+    // A longer paste is cut to the field's limit and said, not cut silently (Qt's own limit, 32,767).
     view.setName(QString(StepThroughView::MaxFieldCharacters + 10, QLatin1Char('y')));
     QCOMPARE(field->text().size(), StepThroughView::MaxFieldCharacters);
-    QVERIFY(text->toPlainText().contains(QLatin1String("up to 65,536 characters")));
+    QCOMPARE(view.cutFrom(), qsizetype(StepThroughView::MaxFieldCharacters + 10));
+    QVERIFY2(text->toPlainText().contains(QLatin1String("65,546 characters; the field takes 65,536")),
+             qPrintable(text->toPlainText()));
+    view.setName(QString(40000, QLatin1Char('z')));
+    QCOMPARE(field->text().size(), 40000);
+    QCOMPARE(view.cutFrom(), qsizetype(0));
     // The core name rule, as bloomctl applies it: blanks only are refused.
     view.setName(QStringLiteral("   "));
     QVERIFY(text->toPlainText().contains(QLatin1String("blank")) ||
@@ -491,10 +508,7 @@ void TestGuiViews::keyboardAndMenusReachEveryAction()
             QVERIFY(shortcuts.contains(QStringLiteral("Ctrl+3")));
         }
     }
-    QStringList menus;
-    for (QAction *a : main.menuBar()->actions())
-        menus << a->text();
-    QVERIFY(menus.contains(QStringLiteral("&Help")));
+    QVERIFY(main.findChild<QMenu *>(QStringLiteral("menuHelp")));
     QVERIFY(main.aboutText().contains(QLatin1String(BLOOMSCOPE_VERSION)));
     QVERIFY(main.aboutText().contains(QLatin1String(qVersion())));
     QVERIFY(main.aboutText().contains(QLatin1String("libpq</td><td>15.")));
@@ -559,8 +573,10 @@ void TestGuiViews::everyControlHasAnAccessibleName()
     TeachWindow teach;
     RedisWindow redis;
     ConnectDialog connect(main.session());
+    RebuildDialog rebuild(*ConnectionSpec::parse(QStringLiteral("host=/nonexistent")), FilterSummary{}, 1000);
+    OldFiltersDialog old(*ConnectionSpec::parse(QStringLiteral("host=/nonexistent")), FilterRef{});
     QStringList missing;
-    for (QWidget *root : std::initializer_list<QWidget *>{&main, &teach, &redis, &connect}) {
+    for (QWidget *root : std::initializer_list<QWidget *>{&main, &teach, &redis, &connect, &rebuild, &old}) {
         QSet<const QWidget *> buddies;
         for (QLabel *l : root->findChildren<QLabel *>())
             if (l->buddy())
@@ -641,6 +657,160 @@ void TestGuiViews::longStatusLinesAreCutAndTheWholeLineIsTheTooltip()
         QCOMPARE(status->shownText(), QStringLiteral("Ready."));
         w->hide();
     }
+}
+
+void TestGuiViews::theLegendFitsAtEverySize()
+{
+    // Issue 35: the legend's labels overprinted each other at 751 x 450, at 1600 x 1000 and at scale 2,
+    // and its caption ran into the map. At every size: the caption, the ramp and each label inside the
+    // legend, no two of them touching, and the legend clear of the map.
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    HeatmapLegend *legend = w.legend();
+    legend->setScale(706, 1323, 8192, 7, HeatScale::Relative);
+    const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR");
+    for (const QSize &size : {QSize(640, 418), QSize(751, 450), QSize(1280, 800), QSize(1600, 1000)}) {
+        w.resize(size);
+        QTest::qWait(50);
+        const QString what = QStringLiteral("%1x%2 (window %3x%4, legend %5x%6)")
+                                 .arg(size.width())
+                                 .arg(size.height())
+                                 .arg(w.width())
+                                 .arg(w.height())
+                                 .arg(legend->width())
+                                 .arg(legend->height());
+        const HeatmapLegend::Layout l = legend->layoutFor(legend->width());
+        QVERIFY2(legend->height() >= l.height, qPrintable(what));
+        QVERIFY2(legend->rect().contains(l.caption), qPrintable(what));
+        QVERIFY2(legend->rect().contains(l.bar), qPrintable(what));
+        QVERIFY2(!l.caption.intersects(l.bar), qPrintable(what));
+        QVERIFY2(l.labels.size() >= 2, qPrintable(what));
+        for (qsizetype i = 0; i < l.labels.size(); ++i) {
+            QVERIFY2(legend->rect().contains(l.labels[i]), qPrintable(what));
+            QVERIFY2(!l.labels[i].intersects(l.bar) && !l.labels[i].intersects(l.caption), qPrintable(what));
+            for (qsizetype j = i + 1; j < l.labels.size(); ++j)
+                QVERIFY2(!l.labels[i].intersects(l.labels[j]), qPrintable(what));
+        }
+        const QRect map(w.heatmap()->mapTo(&w, QPoint(0, 0)), w.heatmap()->size());
+        const QRect drawn(legend->mapTo(&w, QPoint(0, 0)), legend->size());
+        QVERIFY2(!map.intersects(drawn), qPrintable(what));
+        if (!dir.isEmpty())
+            w.grab().save(QStringLiteral("%1/legend-%2x%3-scale%4.png")
+                              .arg(dir)
+                              .arg(size.width())
+                              .arg(size.height())
+                              .arg(w.devicePixelRatioF()));
+    }
+}
+
+void TestGuiViews::menuActionsHaveObjectNames()
+{
+    // Tests and GUI drivers find an action or a menu by its name, not by text that a translation changes:
+    // every menu and every action in it, submenus included, in each of the three main windows.
+    MainWindow main;
+    TeachWindow teach;
+    RedisWindow redis;
+    for (QMainWindow *w : std::initializer_list<QMainWindow *>{&main, &teach, &redis}) {
+        const QString window = QString::fromLatin1(w->metaObject()->className());
+        QStringList unnamed;
+        QSet<QString> names;
+        std::function<void(QMenu *)> walk = [&](QMenu *menu) {
+            if (menu->objectName().isEmpty())
+                unnamed << menu->title();
+            for (QAction *a : menu->actions()) {
+                if (a->isSeparator())
+                    continue;
+                if (a->menu()) {
+                    walk(a->menu());
+                    continue;
+                }
+                if (a->objectName().isEmpty())
+                    unnamed << a->text();
+                else if (names.contains(a->objectName()))
+                    unnamed << a->objectName() + QStringLiteral(" (twice)");
+                names.insert(a->objectName());
+            }
+        };
+        for (QAction *menu : w->menuBar()->actions())
+            if (menu->menu())
+                walk(menu->menu());
+        QVERIFY2(!names.isEmpty(), qPrintable(window));
+        QVERIFY2(unnamed.isEmpty(), qPrintable(window + QLatin1String(": ") + unnamed.join(QStringLiteral(", "))));
+        QVERIFY2(w->findChild<QAction *>(QStringLiteral("actionQuit")), qPrintable(window));
+    }
+    for (const char *n : {"actionQuit", "actionAdminMode", "actionLoadNames", "actionSampleFpr", "actionRebuild",
+                          "actionSwap", "actionOldFilters", "actionRecordSnapshot", "actionExportHeatmap"})
+        QVERIFY2(main.findChild<QAction *>(QLatin1String(n)), n);
+    for (const char *n : {"menuFile", "menuExport", "menuAdmin", "menuView", "menuHelp"})
+        QVERIFY2(main.findChild<QMenu *>(QLatin1String(n)), n);
+}
+
+void TestGuiViews::theWindowHasItsIconAndClass()
+{
+    // Issue 35: no window icon on X11 (_NET_WM_ICON comes from the window's icon) and no StartupWMClass.
+    MainWindow main;
+    const QIcon icon = main.windowIcon();
+    QVERIFY(!icon.isNull());
+    const QImage drawn = icon.pixmap(64, 64).toImage();
+    QVERIFY(!drawn.isNull());
+    QSet<QRgb> colours;
+    for (int y = 0; y < drawn.height(); y += 4)
+        for (int x = 0; x < drawn.width(); x += 4)
+            colours.insert(drawn.pixel(x, y));
+    QVERIFY2(colours.size() > 3, "the icon draws nothing");
+    QFile desktop(QStringLiteral(BLOOM_SOURCE_DIR "/packaging/org.bloomscope.Bloomscope.desktop"));
+    QVERIFY(desktop.open(QIODevice::ReadOnly));
+    // Qt's X11 WM_CLASS is the application name (main() sets "Bloomscope").
+    QVERIFY(desktop.readAll().contains("\nStartupWMClass=Bloomscope\n"));
+}
+
+void TestGuiViews::checkBoxesReadInTheDarkPalette()
+{
+    // Issue 35: the Pause check box was hard to see in the dark palette (Fusion outlines the box a
+    // shade darker than the window). Its outline must reach WCAG's 3:1 for a control's boundary.
+    const auto outlineContrast = [](QStyle *style) {
+        QCheckBox box(QStringLiteral("Pause"));
+        box.setStyle(style);
+        box.setPalette(theme::darkPalette());
+        box.resize(box.sizeHint());
+        const QImage img = box.grab().toImage();
+        QStyleOptionButton o;
+        o.initFrom(&box);
+        const QRect r = style->subElementRect(QStyle::SE_CheckBoxIndicator, &o, &box);
+        const QColor window = theme::darkPalette().color(QPalette::Window);
+        double best = 0;
+        for (int x = r.left(); x <= r.right(); ++x)
+            for (int y : {r.top(), r.bottom()})
+                best = qMax(
+                    best, theme::contrast(
+                              img.pixelColor(x * img.width() / box.width(), y * img.height() / box.height()), window));
+        return best;
+    };
+    std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    std::unique_ptr<QStyle> ours(theme::style());
+    const double before = outlineContrast(fusion.get()), after = outlineContrast(ours.get());
+    qInfo("the check box's outline on the dark window: Fusion %.2f:1, ours %.2f:1", before, after);
+    QVERIFY2(after >= 3.0, qPrintable(QString::number(after)));
+}
+
+void TestGuiViews::aChunkPastTheLastIsRefused()
+{
+    // Issue 35: typing 999999 as a chunk silently opened chunk 99999.
+    MainWindow main;
+    main.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&main));
+    main.showView(QStringLiteral("chunk"));
+    auto *number = main.findChild<QSpinBox *>(QStringLiteral("chunkNumber"));
+    QVERIFY(number);
+    number->setFocus();
+    number->selectAll();
+    QTest::keyClicks(number, QStringLiteral("999999"));
+    QTest::keyClick(number, Qt::Key_Return);
+    QVERIFY2(main.chunkText().contains(QLatin1String("There is no chunk 999,999")) &&
+                 main.chunkText().contains(QLatin1String("131,072 chunks")),
+             qPrintable(main.chunkText()));
+    QVERIFY(!main.chunkText().contains(QLatin1String("99999:")));
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -4,16 +4,21 @@
 #include "style/statuslabel.h"
 #include "style/theme.h"
 
-#include "admin/rebuilddialog.h"
+#include "admin/adminactions.h"
+#include "admin/damagebanner.h"
+#include "admin/rebuildbanner.h"
 #include "connect/connectdialog.h"
 #include "connect/demorunner.h"
+#include "connect/sessionbanner.h"
 #include "fpr/fprview.h"
-#include "heatmap/chunkgridwidget.h"
+#include "fpr/historycontroller.h"
+#include "heatmap/chunktab.h"
+#include "heatmap/heatmapexport.h"
+#include "heatmap/heatmaptab.h"
 #include "heatmap/heatmapwidget.h"
-#include "heatmap/skewchart.h"
-#include "model/fprmodel.h"
 #include "redis/rediswindow.h"
 #include "session/filtersession.h"
+#include "session/refreshpacer.h"
 #include "shards/shardsession.h"
 #include "shards/typingview.h"
 #include "step/stepthroughview.h"
@@ -21,144 +26,56 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
-#include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressDialog>
-#include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include <algorithm>
-#include <cmath>
 #include <memory>
 
 namespace bloom {
 
+namespace {
+
+const char *const GeometryKey = "window/geometry";
+
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
 {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(theme::appIcon());
     mSession = new FilterSession(this);
-    mBanner = new QLabel(this);
-    mBanner->setObjectName(QStringLiteral("environmentBanner"));
-    mBanner->setAlignment(Qt::AlignCenter);
-    mBanner->hide();
-    mRebuildBanner = new QLabel(this);
-    mRebuildBanner->setObjectName(QStringLiteral("rebuildBanner"));
-    mRebuildBanner->setWordWrap(true);
-    mRebuildBanner->setTextFormat(Qt::PlainText); // the rebuild state's names are the database's text
-    mRebuildBanner->setAlignment(Qt::AlignCenter);
-    mRebuildBanner->hide();
-    mDamageBanner = new QLabel(this);
-    mDamageBanner->setObjectName(QStringLiteral("damageBanner"));
-    mDamageBanner->setAccessibleName(tr("Damaged filter"));
-    mDamageBanner->setWordWrap(true);
-    mDamageBanner->setTextFormat(Qt::PlainText);
-    mDamageBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mDamageBanner->setStyleSheet(theme::bannerStyle(theme::productionBanner()));
-    mDamageBanner->hide();
-
-    // Heatmap tab: the picture, its legend, a summary line, and the fill histogram beside the model.
-    auto *heatTab = new QWidget(this);
-    mHeatmap = new HeatmapWidget(heatTab);
-    mLegend = new HeatmapLegend(heatTab);
-    mSummary = new QLabel(heatTab);
-    mSummary->setObjectName(QStringLiteral("heatmapSummary"));
-    mSummary->setWordWrap(true);
-    mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mHover = new QLabel(tr("Hover over a chunk; click it to see its bits. Wheel zooms, drag pans, double click fits."),
-                        heatTab);
-    mHover->setWordWrap(true);
-    mSkew = new SkewChart(heatTab);
-    auto *heatSplit = new QSplitter(Qt::Horizontal, heatTab);
-    auto *left = new QWidget(heatSplit);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(mHeatmap, 1);
-    auto *scaleRow = new QHBoxLayout;
-    auto *scaleLabel = new QLabel(tr("Colour &scale:"), left);
-    mScaleMode = new QComboBox(left);
-    mScaleMode->setObjectName(QStringLiteral("heatScale"));
-    mScaleMode->addItem(tr("Automatic (relative when the fill is even)"), int(HeatScale::Auto));
-    mScaleMode->addItem(tr("Absolute: 0 to the fullest chunk"), int(HeatScale::Absolute));
-    mScaleMode->addItem(tr("Relative: the emptiest to the fullest chunk"), int(HeatScale::Relative));
-    scaleLabel->setBuddy(mScaleMode);
-    connect(mScaleMode, &QComboBox::currentIndexChanged, this, [this] {
-        mSession->setHeatScale(HeatScale(mScaleMode->currentData().toInt()));
-        if (mSession->isOpen())
-            mSession->refresh();
-    });
-    scaleRow->addWidget(scaleLabel);
-    scaleRow->addWidget(mScaleMode);
-    auto *markChanges = new QCheckBox(tr("&Mark changed chunks"), left);
-    markChanges->setObjectName(QStringLiteral("markChanges"));
-    markChanges->setToolTip(tr("Rings the chunks that the last refresh which found a write read as changed"));
-    connect(markChanges, &QCheckBox::toggled, mHeatmap, &HeatmapWidget::setMarkChanges);
-    markChanges->setChecked(true);
-    scaleRow->addStretch(1);
-    auto *changesRow = new QHBoxLayout;
-    changesRow->addWidget(markChanges);
-    changesRow->addWidget(makeSinceChooser(left));
-    changesRow->addStretch(1);
-    leftLayout->addWidget(mLegend);
-    leftLayout->addLayout(scaleRow);
-    leftLayout->addLayout(changesRow);
-    leftLayout->addWidget(mHover);
-    heatSplit->addWidget(left);
-    heatSplit->addWidget(mSkew);
-    heatSplit->setStretchFactor(0, 3);
-    heatSplit->setStretchFactor(1, 2);
-    mSkew->setMinimumWidth(240);
-    heatSplit->setSizes({820, 420});
-    auto *heatLayout = new QVBoxLayout(heatTab);
-    heatLayout->addWidget(mSummary);
-    heatLayout->addWidget(heatSplit, 1);
+    mPacer = new RefreshPacer(this);
+    mBanner = new SessionBanner(this);
+    mDamageBanner = new DamageBanner(this);
+    mRebuildBanner = new RebuildBanner(this);
+    mStatus = new StatusLabel(tr("Not connected."), this);
+    statusBar()->addWidget(mStatus, 1);
 
     mFpr = new FprView(this);
     mStep = new StepThroughView(this);
     mStep->setSession(mSession);
-
-    auto *chunkTab = new QWidget(this);
-    mChunk = new ChunkGridWidget(chunkTab);
-    mChunkLabel = new QLabel(tr("Click a chunk in the heatmap, or type its number."), chunkTab);
-    mChunkLabel->setObjectName(QStringLiteral("chunkLabel"));
-    mChunkNumber = new QSpinBox(chunkTab);
-    mChunkNumber->setObjectName(QStringLiteral("chunkNumber"));
-    mChunkNumber->setRange(0, 131071);
-    mChunkNumber->setAccelerated(true);
-    auto *chunkNumberLabel = new QLabel(tr("C&hunk:"), chunkTab);
-    chunkNumberLabel->setBuddy(mChunkNumber);
-    auto *showChunkButton = new QPushButton(tr("Show"), chunkTab);
-    showChunkButton->setObjectName(QStringLiteral("showChunk"));
-    connect(showChunkButton, &QPushButton::clicked, this, [this] { showChunk(quint32(mChunkNumber->value())); });
-    connect(mChunkNumber, &QSpinBox::editingFinished, this, [this] {
-        if (mChunkNumber->hasFocus())
-            showChunk(quint32(mChunkNumber->value()));
-    });
-    auto *chunkRow = new QHBoxLayout;
-    chunkRow->addWidget(chunkNumberLabel);
-    chunkRow->addWidget(mChunkNumber);
-    chunkRow->addWidget(showChunkButton);
-    chunkRow->addWidget(mChunkLabel, 1);
-    auto *chunkLayout = new QVBoxLayout(chunkTab);
-    chunkLayout->addLayout(chunkRow);
-    chunkLayout->addWidget(mChunk, 1);
+    mHeatTab = new HeatmapTab(mSession, this);
+    mHistory = new HistoryController(mSession, mFpr, mHeatTab->heatmap(), mStatus, this);
+    mHeatTab->addSinceChooser(mHistory->makeSinceChooser(mHeatTab));
+    mChunkTab = new ChunkTab(mSession, this);
 
     mTabs = new QTabWidget(this);
-    mTabs->addTab(heatTab, tr("Heatmap"));
+    mTabs->addTab(mHeatTab, tr("Heatmap"));
     // The FPR charts need their height to label their axes: on a small screen the tab scrolls.
     auto *fprScroll = new QScrollArea(this);
     fprScroll->setWidget(mFpr);
@@ -166,7 +83,7 @@ MainWindow::MainWindow(QWidget *parent)
     fprScroll->setFrameShape(QFrame::NoFrame);
     mTabs->addTab(fprScroll, tr("FPR"));
     mTabs->addTab(mStep, tr("Step-through"));
-    mTabs->addTab(chunkTab, tr("Chunk"));
+    mTabs->addTab(mChunkTab, tr("Chunk"));
     mShards = new ShardSession(this);
     mTyping = new TypingView(mShards, this);
     // The Shards view is dense; on a small screen it scrolls rather than forcing the window's size.
@@ -185,12 +102,36 @@ MainWindow::MainWindow(QWidget *parent)
     layout->addWidget(mTabs, 1);
     setCentralWidget(central);
 
-    mTimer = new QTimer(this);
+    buildToolbar();
+    setRefreshInterval(5);
+
+    connect(mSession, &FilterSession::opened, this, &MainWindow::opened);
+    connect(mSession, &FilterSession::refreshed, this, &MainWindow::onRefreshed);
+    connect(mSession, &FilterSession::failed, this,
+            [this](Operation op, int, const Error &e, bool lost) { onFailed(op, e, lost); });
+    connect(mSession, &FilterSession::openFailed, this, &MainWindow::onOpenFailed);
+    connect(mHeatTab, &HeatmapTab::chunkClicked, this, [this](quint32 c) {
+        showChunk(c);
+        mTabs->setCurrentIndex(3);
+    });
+    mAdminActions = new AdminActions(mSession, this, mStatus);
+    connect(mAdminActions, &AdminActions::nameAdded, this, &MainWindow::nameAdded);
+    buildMenus();
+    updateTitle();
+    theme::fitToScreen(this, QSize(1280, 800));
+    restoreWindowGeometry();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildToolbar()
+{
     mInterval = new QSpinBox(this);
     mInterval->setObjectName(QStringLiteral("refreshInterval"));
     mInterval->setRange(1, 3600);
     mInterval->setSuffix(tr(" s"));
-    mPause = new QCheckBox(tr("Pause"), this);
+    mPause = new QCheckBox(tr("&Pause"), this);
+    mPause->setObjectName(QStringLiteral("pauseRefresh"));
     mAdapt = new QCheckBox(tr("Slow down &when idle"), this);
     mAdapt->setObjectName(QStringLiteral("adaptInterval"));
     mAdapt->setChecked(true);
@@ -198,6 +139,7 @@ MainWindow::MainWindow(QWidget *parent)
                           "interval, at most 5 minutes unless the interval is longer); back to the interval on the "
                           "first change."));
     auto *bar = addToolBar(tr("Refresh"));
+    bar->setObjectName(QStringLiteral("refreshToolBar"));
     bar->setMovable(false);
     auto *intervalLabel = new QLabel(tr(" Refresh &every "), this);
     intervalLabel->setBuddy(mInterval);
@@ -206,132 +148,125 @@ MainWindow::MainWindow(QWidget *parent)
     bar->addWidget(mPause);
     bar->addWidget(mAdapt);
     QAction *now = bar->addAction(tr("Refresh now"));
+    now->setObjectName(QStringLiteral("actionRefreshNowToolbar"));
     connect(now, &QAction::triggered, mSession, [this] { mSession->refresh(); });
-    connect(mInterval, &QSpinBox::valueChanged, this, [this] {
-        mIdleRefreshes = 0;
-        mTimer->setInterval(effectiveIntervalSeconds() * 1000);
-    });
-    connect(mAdapt, &QCheckBox::toggled, this, [this] { mTimer->setInterval(effectiveIntervalSeconds() * 1000); });
-    connect(mPause, &QCheckBox::toggled, this, [this](bool paused) { paused ? mTimer->stop() : mTimer->start(); });
-    connect(mTimer, &QTimer::timeout, this, [this] {
+    connect(mInterval, &QSpinBox::valueChanged, mPacer, &RefreshPacer::setInterval);
+    connect(mAdapt, &QCheckBox::toggled, mPacer, &RefreshPacer::setAdaptive);
+    connect(mPause, &QCheckBox::toggled, mPacer, &RefreshPacer::setPaused);
+    connect(mPacer, &RefreshPacer::due, this, [this] {
         if (mSession->isOpen()) // stays open across a lost connection: the worker reconnects
             mSession->refresh(FilterSession::IfBusy::Skip);
     });
-    setRefreshInterval(5);
-
-    mStatus = new StatusLabel(tr("Not connected."), this);
-    statusBar()->addWidget(mStatus, 1);
-
-    connect(mSession, &FilterSession::opened, this, &MainWindow::opened);
-    connect(mSession, &FilterSession::refreshed, this, &MainWindow::onRefreshed);
-    connect(mSession, &FilterSession::failed, this, &MainWindow::onFailed);
-    connect(mSession, &FilterSession::openFailed, this, &MainWindow::onOpenFailed);
-    connect(mSession, &FilterSession::chunkReady, this, [this](quint32 c, const QByteArray &bits) {
-        mChunk->setChunk(c, bits);
-        mChunkLabel->setStyleSheet(QString());
-        mChunkLabel->setText(tr("Chunk %1: %2 of %3 bits set").arg(c).arg(bits.count('1')).arg(bits.size()));
-    });
-    connect(mHeatmap, &HeatmapWidget::hovered, this, [this](qint64 c) {
-        if (c >= 0)
-            mHover->setText(mHeatmap->describeChunk(quint32(c)));
-    });
-    connect(mHeatmap, &HeatmapWidget::chunkClicked, this, [this](quint32 c) {
-        showChunk(c);
-        mTabs->setCurrentIndex(3);
-    });
-    buildMenus();
-    updateTitle();
-    theme::fitToScreen(this, QSize(1280, 800));
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus()
 {
+    const auto named = [](QAction *a, const char *name) {
+        a->setObjectName(QLatin1String(name));
+        return a;
+    };
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Connect..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &MainWindow::showConnectDialog);
-    file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); });
-    file->addAction(tr("Demo with 16 &shards"), this, [this] { startDemo(200'000, 16); });
-    file->addAction(tr("Open shard &map..."), this, &MainWindow::chooseShardMap);
-    file->addAction(tr("Open a &Redis bitmap filter..."), this, [this] {
-        bool ok = false;
-        const QString url = QInputDialog::getText(this, tr("Redis bitmap filter"),
-                                                  tr("Redis URL (the password, if any, in REDISCLI_AUTH):"),
-                                                  QLineEdit::Normal, QStringLiteral("redis://127.0.0.1:6379/0"), &ok);
-        if (!ok)
-            return;
-        auto target = RedisTarget::parse(url);
-        if (!target) {
-            QMessageBox::warning(this, tr("Redis bitmap filter"), target.error().toString());
-            return;
-        }
-        auto *w = new RedisWindow;
-        w->setAttribute(Qt::WA_DeleteOnClose);
-        w->open(*target, redisbloom::ReferenceKey, redisbloom::ReferenceBits);
-        w->show();
-    });
-    file->addAction(tr("&Teaching mode (no database)"), this, [] {
-        auto *w = new TeachWindow;
-        w->setAttribute(Qt::WA_DeleteOnClose);
-        w->playReferenceExample();
-        w->show();
-    });
+    file->setObjectName(QStringLiteral("menuFile"));
+    named(file->addAction(tr("&Connect..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &MainWindow::showConnectDialog),
+          "actionConnect");
+    named(file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); }), "actionDemo");
+    named(file->addAction(tr("Demo with 16 &shards"), this, [this] { startDemo(200'000, 16); }), "actionDemoShards");
+    named(file->addAction(tr("Open shard &map..."), this, &MainWindow::chooseShardMap), "actionOpenShardMap");
+    named(file->addAction(tr("Open a &Redis bitmap filter..."), this, [this] { RedisWindow::openAsked(this); }),
+          "actionOpenRedis");
+    named(file->addAction(tr("&Teaching mode (no database)"), this,
+                          [] {
+                              auto *w = new TeachWindow;
+                              w->setAttribute(Qt::WA_DeleteOnClose);
+                              w->playReferenceExample();
+                              w->show();
+                          }),
+          "actionTeach");
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
-    mExportActions << exportMenu->addAction(tr("Heatmap as &PNG..."), this, [this] {
-        const QString path = chooseSaveFile(this, tr("Export the heatmap"), QStringLiteral("heatmap.png"),
-                                            tr("PNG images (*.png)"), QStringLiteral("png"));
-        reportExport(path, exportHeatmapPng(path));
-    });
-    mExportActions << exportMenu->addAction(tr("Chunk fill as &CSV..."), this, [this] {
-        const QString path = chooseSaveFile(this, tr("Export the fill of every chunk"), QStringLiteral("fill.csv"),
-                                            tr("CSV files (*.csv)"), QStringLiteral("csv"));
-        reportExport(path, exportFillCsv(path));
-    });
-    mExportActions << exportMenu->addAction(tr("&FPR chart as PNG..."), this, [this] {
-        const QString path = chooseSaveFile(this, tr("Export the FPR chart"), QStringLiteral("fpr.png"),
-                                            tr("PNG images (*.png)"), QStringLiteral("png"));
-        reportExport(path, exportFprPng(path));
-    });
-    mExportActions << exportMenu->addAction(tr("FPR &history as CSV..."), this, [this] {
-        const QString path = chooseSaveFile(this, tr("Export the FPR history (the snapshots, or the refreshes)"),
-                                            QStringLiteral("fpr.csv"), tr("CSV files (*.csv)"), QStringLiteral("csv"));
-        reportExport(path, exportFprCsv(path));
-    });
+    exportMenu->setObjectName(QStringLiteral("menuExport"));
+    // Each export asks for a file (its suffix added when left out) and says what it wrote.
+    using Exporter = Status (MainWindow::*)(const QString &) const;
+    const auto exporter = [&](const QString &text, const char *name, const QString &title, const char *file,
+                              const QString &filter, Exporter write) {
+        QAction *a = named(exportMenu->addAction(text, this,
+                                                 [this, title, file, filter, write] {
+                                                     const QString f = QLatin1String(file);
+                                                     const QString path = chooseSaveFile(
+                                                         this, title, f, filter, f.section(QLatin1Char('.'), -1));
+                                                     reportExport(path, (this->*write)(path));
+                                                 }),
+                           name);
+        mExportActions << a;
+    };
+    const QString png = tr("PNG images (*.png)"), csv = tr("CSV files (*.csv)");
+    exporter(tr("Heatmap as &PNG..."), "actionExportHeatmap", tr("Export the heatmap"), "heatmap.png", png,
+             &MainWindow::exportHeatmapPng);
+    exporter(tr("Chunk fill as &CSV..."), "actionExportFill", tr("Export the fill of every chunk"), "fill.csv", csv,
+             &MainWindow::exportFillCsv);
+    exporter(tr("&FPR chart as PNG..."), "actionExportFpr", tr("Export the FPR chart"), "fpr.png", png,
+             &MainWindow::exportFprPng);
+    exporter(tr("FPR &history as CSV..."), "actionExportHistory",
+             tr("Export the FPR history (the snapshots, or the refreshes)"), "fpr.csv", csv, &MainWindow::exportFprCsv);
     for (QAction *a : mExportActions)
         a->setEnabled(false);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit);
+    // This window asks first (when something would be stopped or left behind), before any other
+    // window, a progress dialog included, is closed; then every window; the application ends with the last.
+    named(file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this,
+                          [this] {
+                              if (close())
+                                  QApplication::closeAllWindows();
+                          }),
+          "actionQuit");
 
     QMenu *admin = menuBar()->addMenu(tr("&Admin"));
-    mAdminAction = admin->addAction(tr("Admin &mode (allow writes)"));
-    mAdminAction->setCheckable(true);
-    connect(mAdminAction, &QAction::toggled, this, &MainWindow::setAdminMode);
-    admin->addSeparator();
-    mWriteActions << admin->addAction(tr("&Add a name..."), this, &MainWindow::addName);
-    mWriteActions << admin->addAction(tr("&Load names from a file..."), this, &MainWindow::loadFile);
-    admin->addAction(tr("&Sample the measured FPR..."), this, &MainWindow::sampleFpr);
-    admin->addSeparator();
-    mWriteActions << admin->addAction(tr("Record a sna&pshot now"), this, &MainWindow::recordSnapshot);
-    admin->addSeparator();
-    mWriteActions << admin->addAction(tr("&Rebuild with more chunks..."), this, &MainWindow::openRebuild);
-    mWriteActions << admin->addAction(tr("S&wap in the rebuilt filter..."), this, &MainWindow::openSwap);
-    for (QAction *a : mWriteActions)
-        a->setEnabled(false);
+    admin->setObjectName(QStringLiteral("menuAdmin"));
+    mAdminActions->populate(admin, mHistory->recordAction());
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("menuView"));
     QAction *refresh =
-        view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, [this] { mSession->refresh(); });
+        named(view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, [this] { mSession->refresh(); }),
+              "actionRefreshNow");
     refresh->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     view->addSeparator();
     const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through"), tr("&Chunk"), tr("S&hards")};
+    const char *const objects[] = {"actionViewHeatmap", "actionViewFpr", "actionViewStep", "actionViewChunk",
+                                   "actionViewShards"};
     for (int i = 0; i < names.size(); ++i)
-        view->addAction(names[i], QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this,
-                        [this, i] { mTabs->setCurrentIndex(i); });
+        named(view->addAction(names[i], QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this,
+                              [this, i] { mTabs->setCurrentIndex(i); }),
+              objects[i]);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Bloomscope"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    help->setObjectName(QStringLiteral("menuHelp"));
+    named(help->addAction(tr("&About Bloomscope"), this, &MainWindow::showAbout), "actionAbout");
+    named(help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt), "actionAboutQt");
+}
+
+void MainWindow::closeEvent(QCloseEvent *e)
+{
+    if (!mAdminActions->confirmQuit()) {
+        e->ignore();
+        return;
+    }
+    if (mRememberGeometry)
+        QSettings().setValue(QLatin1String(GeometryKey), saveGeometry());
+    e->accept();
+}
+
+void MainWindow::restoreWindowGeometry()
+{
+    const QByteArray saved = QSettings().value(QLatin1String(GeometryKey)).toByteArray();
+    if (saved.isEmpty() || !restoreGeometry(saved))
+        return;
+    // A size saved on a bigger screen (or another scale) is fitted to this one.
+    if (const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen()) {
+        const QRect avail = s->availableGeometry();
+        if (width() > avail.width() || height() > avail.height())
+            resize(size().boundedTo(avail.size()));
+    }
 }
 
 void MainWindow::connectTo(const ConnectionSpec &spec, const FilterRef &ref, const Profile &profile)
@@ -339,7 +274,7 @@ void MainWindow::connectTo(const ConnectionSpec &spec, const FilterRef &ref, con
     // The window keeps describing the session it has until the new one is open (opened()).
     mPendingProfiles.append(profile);
     mStatus->setText(tr("Connecting to %1...").arg(spec.describe()));
-    mSession->open(spec, ref, !mAdmin);
+    mSession->open(spec, ref, !mAdminActions->adminMode());
 }
 
 void MainWindow::onOpenFailed(const Error &e)
@@ -349,13 +284,10 @@ void MainWindow::onOpenFailed(const Error &e)
     if (mSession->isOpen()) {
         mStatus->setText(tr("Could not connect: %1 — still attached to %2 on %3")
                              .arg(e.toString(), mSession->summary().ref.table, mSession->summary().where));
-        // Admin mode asked for a read-write session it did not get: the menu says what the session is.
-        const QSignalBlocker block(mAdminAction);
-        mAdminAction->setChecked(!mSession->summary().readOnly);
-        mAdmin = !mSession->summary().readOnly;
+        mAdminActions->sessionKept(mSession->summary().readOnly);
     } else {
         mStatus->setText(tr("Could not open the filter: %1").arg(e.toString()));
-        mLegend->setNotConnected(); // it said "loading..." under a filter that never came
+        mHeatTab->notConnected();
         emit openFailed(e.toString());
     }
 }
@@ -369,21 +301,7 @@ void MainWindow::startDemo(qint64 names, int shards, double trafficRate, double 
             emit failedToStart(e.toString());
         });
     }
-    auto *progress = new QProgressDialog(
-        shards > 0 ? tr("Starting a private PostgreSQL with %1 shard databases and loading %L2 generated names...")
-                         .arg(shards)
-                         .arg(names)
-                   : tr("Starting a private PostgreSQL and loading %L1 generated names...").arg(names),
-        tr("Cancel"), 0, 1000, this);
-    progress->setWindowTitle(tr("Demo database"));
-    progress->setMinimumDuration(0);
-    progress->setAttribute(Qt::WA_DeleteOnClose);
-    connect(progress, &QProgressDialog::canceled, mDemo, &DemoRunner::cancel);
-    connect(mDemo, &DemoRunner::progress, progress, [progress](qint64 done, qint64 total) {
-        progress->setValue(int(1000.0 * double(done) / double(qMax<qint64>(1, total))));
-    });
-    connect(mDemo, &DemoRunner::ready, progress, &QWidget::close);
-    connect(mDemo, &DemoRunner::failed, progress, &QWidget::close);
+    mDemo->showProgress(this, names, shards);
     connect(
         mDemo, &DemoRunner::ready, this,
         [this](const QString &conninfo, const QString &shardMap) {
@@ -412,33 +330,61 @@ bool MainWindow::showView(const QString &view)
 
 void MainWindow::setRefreshInterval(int seconds)
 {
-    mIdleRefreshes = 0;
-    mInterval->setValue(seconds);
-    mTimer->setInterval(effectiveIntervalSeconds() * 1000);
+    {
+        const QSignalBlocker block(mInterval);
+        mInterval->setValue(seconds);
+    }
+    mPacer->setInterval(seconds);
 }
 
 int MainWindow::effectiveIntervalSeconds() const
 {
-    const int base = mInterval->value();
-    if (!mAdapt->isChecked() || mIdleRefreshes == 0)
-        return base;
-    const int factor = qMin(12, 1 << qMin(mIdleRefreshes, 4));
-    return qMin(base * factor, qMax(base, 300));
+    return mPacer->effectiveSeconds();
+}
+
+QTimer *MainWindow::refreshTimer() const
+{
+    return mPacer->timer();
+}
+
+QComboBox *MainWindow::sinceChooser() const
+{
+    return mHistory->sinceChooser();
+}
+
+void MainWindow::reloadHistory()
+{
+    mHistory->reload();
 }
 
 void MainWindow::showChunk(quint32 chunk)
 {
-    {
-        const QSignalBlocker block(mChunkNumber);
-        mChunkNumber->setValue(int(chunk));
-    }
-    mChunkLabel->setText(tr("Chunk %1: fetching...").arg(chunk));
-    mSession->chunk(chunk);
+    mChunkTab->showChunk(chunk);
 }
 
 QString MainWindow::statusText() const
 {
     return mStatus->text();
+}
+
+QString MainWindow::chunkText() const
+{
+    return mChunkTab->text();
+}
+
+HeatmapWidget *MainWindow::heatmap() const
+{
+    return mHeatTab->heatmap();
+}
+
+HeatmapLegend *MainWindow::legend() const
+{
+    return mHeatTab->legend();
+}
+
+ChunkGridWidget *MainWindow::chunkView() const
+{
+    return mChunkTab->grid();
 }
 
 QString MainWindow::aboutText() const
@@ -460,53 +406,31 @@ void MainWindow::showAbout()
 
 Status MainWindow::exportHeatmapPng(const QString &path) const
 {
-    const QImage &img = mHeatmap->result().heatmap;
-    if (img.isNull())
+    const FillResult &r = heatmap()->result();
+    if (r.heatmap.isNull())
         return makeError(ErrorKind::Usage, tr("nothing to export yet: the fill has not been read"));
-    // One pixel a chunk is too small to look at: scale up without smoothing, so a cell stays a chunk.
-    const int scale = qMax(1, 1024 / qMax(1, img.width()));
-    if (!img.scaled(img.size() * scale, Qt::IgnoreAspectRatio, Qt::FastTransformation).save(path, "PNG"))
+    const FilterSummary &s = mSession->summary();
+    const QString title = tr("%1 on %2 \u2014 %3 \u2014 read %4")
+                              .arg(s.ref.table, s.where, r.fill.geometry.describe(),
+                                   QLocale().toString(r.fill.takenAt.toLocalTime(), QLocale::ShortFormat));
+    if (!heatmapPicture(r, title, palette()).save(path, "PNG"))
         return makeError(ErrorKind::Io, tr("cannot write %1").arg(path));
     return success();
 }
 
 Status MainWindow::exportFillCsv(const QString &path) const
 {
-    const FillSnapshot &f = mHeatmap->result().fill;
-    if (f.setBits.empty())
-        return makeError(ErrorKind::Usage, tr("nothing to export yet: the fill has not been read"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
-    QByteArray out = "chunk,set_bits,chunk_bits,fill,chunk_fpr\n";
-    const double b = f.geometry.chunkBits();
-    for (size_t c = 0; c < f.setBits.size(); ++c) {
-        const double fill = f.setBits[c] / b;
-        out += QByteArray::number(qulonglong(c)) + ',' + QByteArray::number(f.setBits[c]) + ',' +
-               QByteArray::number(f.geometry.chunkBits()) + ',' + QByteArray::number(fill, 'g', 6) + ',' +
-               QByteArray::number(std::pow(fill, f.geometry.k()), 'g', 6) + '\n';
-    }
-    if (file.write(out) != out.size() || !file.flush())
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
-    return success();
+    return writeFillCsv(heatmap()->result().fill, path);
 }
 
 Status MainWindow::exportFprPng(const QString &path) const
 {
-    if (!mFpr->grab().save(path, "PNG"))
-        return makeError(ErrorKind::Io, tr("cannot write %1").arg(path));
-    return success();
+    return mFpr->writePng(path);
 }
 
 Status MainWindow::exportFprCsv(const QString &path) const
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
-    const QByteArray out = mFpr->samplesCsv().toUtf8();
-    if (file.write(out) != out.size() || !file.flush())
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
-    return success();
+    return mFpr->writeCsv(path);
 }
 
 void MainWindow::reportExport(const QString &path, const Status &s)
@@ -536,31 +460,21 @@ void MainWindow::opened(const FilterSummary &s)
             mProfile = mPendingProfiles.takeFirst();
     }
     mFpr->setGeometry(s.geometry);
-    historyOpened();
-    mChunkNumber->setMaximum(int(s.geometry.chunks() - 1));
-    mHeatmap->setLoading(s.geometry);
-    mLegend->setLoading();
-    mSummary->setText(tr("Loading the fill of %1 (%L2 chunks)...").arg(s.ref.table).arg(s.geometry.chunks()));
-    mChunk->clear();
-    mChunkLabel->setText(tr("Click a chunk in the heatmap, or type its number."));
+    mHistory->opened();
+    mHeatTab->opened(s);
+    mChunkTab->opened(s);
     mDamageBanner->hide(); // another filter, or the same after a swap: its first read says
     mStatus->setStyleSheet(QString());
     mStatus->setText(s.followed ? tr("%1 was swapped by another session: now attached to the new %1 (%2)")
                                       .arg(s.ref.table, s.geometry.describe())
                                 : tr("Attached to %1 on %2 (PostgreSQL %3): %4")
                                       .arg(s.ref.table, s.where, s.serverVersion, s.geometry.describe()));
-    {
-        const QSignalBlocker block(mAdminAction);
-        mAdminAction->setChecked(!s.readOnly);
-    }
-    mAdmin = !s.readOnly;
-    for (QAction *a : mWriteActions)
-        a->setEnabled(!s.readOnly);
+    mAdminActions->sessionOpened(s);
+    mAdminActions->setProduction(mProfile.environment == QLatin1String("production"));
     for (QAction *a : mExportActions)
         a->setEnabled(true);
     updateTitle();
-    if (!mPause->isChecked())
-        mTimer->start();
+    mPacer->start();
     mSession->refresh();
     mFilterOpen = true;
     openShards();
@@ -589,8 +503,10 @@ void MainWindow::openShards()
         mTyping->setUnavailable(tr("Shard map %1: waiting for the filter's connection.").arg(mShardMapPath));
         return;
     }
-    mTyping->setUnavailable(tr("Connecting to the %1 shards of %2...").arg(mShardMap.shards.size()).arg(mShardMapPath));
-    mShards->open(mSession->spec(), mSession->summary().ref, mShardMap, !mAdmin);
+    const qsizetype n = mShardMap.shards.size();
+    mTyping->setUnavailable(n == 1 ? tr("Connecting to the 1 shard of %1...").arg(mShardMapPath)
+                                   : tr("Connecting to the %1 shards of %2...").arg(n).arg(mShardMapPath));
+    mShards->open(mSession->spec(), mSession->summary().ref, mShardMap, !mAdminActions->adminMode());
 }
 
 void MainWindow::chooseShardMap()
@@ -604,188 +520,49 @@ void MainWindow::chooseShardMap()
 void MainWindow::onRefreshed(const FillResult &r)
 {
     ++mRefreshes;
-    mHeatmap->setResult(r);
-    mLegend->setScale(r.scaleMin, r.scaleMax, r.fill.geometry.chunkBits(), r.fill.geometry.k(), r.scale);
-    mSkew->setReport(r.skew);
+    mHeatTab->refreshed(r);
     const double names = r.fill.estimatedNames();
-    mLastNames = names;
+    mAdminActions->setLastRefresh(names, r.rebuild);
     const ChunkDamage &damage = r.fill.damage;
     if (damage.empty()) // a damaged chunk counts as empty: the figures would dip, not the filter
         mFpr->addMeasurement(r.checkedAt.isValid() ? r.checkedAt : r.fill.takenAt, r.fill.estimatedFpr(), names);
-
-    std::vector<quint32> order(r.fill.setBits.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = quint32(i);
-    const size_t top = qMin<size_t>(5, order.size());
-    std::partial_sort(order.begin(), order.begin() + qsizetype(top), order.end(),
-                      [&r](quint32 a, quint32 b) { return r.fill.setBits[a] > r.fill.setBits[b]; });
-    QStringList fullest;
-    for (size_t i = 0; i < top; ++i)
-        fullest << tr("%1 (%2)").arg(order[i]).arg(r.fill.setBits[order[i]]);
-    const double fpr = r.fill.estimatedFpr();
-    mSummary->setText(
-        (damage.empty() ? QString()
-                        : tr("<b style='color:%1'>%L2 damaged chunk(s), counted below as empty</b> &middot; ")
-                              .arg(theme::textOn(theme::errorText(palette()), palette()))
-                              .arg(damage.count())) +
-        tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
-           "FPR <b>%6</b> (%7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
-           "%10 outlier(s)")
-            .arg(r.fill.setBits.size())
-            .arg(r.fill.meanFill() * 100, 0, 'f', 3)
-            .arg(r.fill.minSetBits())
-            .arg(r.fill.maxSetBits())
-            .arg(r.fill.geometry.chunkBits())
-            .arg(fpr, 0, 'g', 3)
-            .arg(fpr::oneIn(fpr))
-            .arg(qRound64(names))
-            .arg(fullest.join(QStringLiteral(", ")))
-            .arg(r.skew.outlierCount));
-    if (!r.rebuild.exists) {
-        mRebuildBanner->hide();
-    } else if (!r.rebuild.running && r.rebuild.stage == QLatin1String("ready")) {
-        mRebuildBanner->setStyleSheet(theme::bannerStyle(theme::warningBanner()));
-        mRebuildBanner->setText(
-            tr("%1 is rebuilt and waits to be swapped in (Admin > Swap); until then the live function "
-               "records every name (%L2 pending).")
-                .arg(r.rebuild.newTable)
-                .arg(r.rebuild.pending));
-        mRebuildBanner->show();
-    } else if (!r.rebuild.running) {
-        // Loud: the live function records every name until someone finishes or aborts it.
-        mRebuildBanner->setStyleSheet(theme::bannerStyle(theme::productionBanner()));
-        mRebuildBanner->setText(tr("REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet "
-                                   "the live function still records every name (%L4 pending). Finish it with Admin > "
-                                   "Swap, or undo it with bloomctl rebuild --abort.")
-                                    .arg(r.rebuild.newTable, r.rebuild.stage,
-                                         QLocale().toString(r.rebuild.startedAt.toLocalTime(), QLocale::ShortFormat))
-                                    .arg(r.rebuild.pending));
-        mRebuildBanner->show();
-    } else {
-        mRebuildBanner->setStyleSheet(QStringLiteral("padding:4px"));
-        mRebuildBanner->setText(tr("A rebuild into %1 is running (stage %2); the live filter keeps serving.")
-                                    .arg(r.rebuild.newTable, r.rebuild.stage));
-        mRebuildBanner->show();
-    }
-    // A NULL or missing chunk row: red, with what it means and what restores it, on every refresh
-    // that still finds it (the same words as bloomctl's).
-    if (damage.empty()) {
-        mDamageBanner->hide();
-    } else {
-        mDamageBanner->setText(tr("DAMAGED FILTER \u2014 %1.\nFix: %2.").arg(r.damageError.message, r.damageError.fix));
-        mDamageBanner->show();
-    }
+    mRebuildBanner->setState(r.rebuild);
+    mDamageBanner->setState(r); // red on every refresh that still finds a NULL or missing row
     mStatus->setStyleSheet(damage.empty() ? QString() : theme::textStyle(theme::errorText(palette())));
-    const QString when = QLocale().toString(r.checkedAt.toLocalTime().time(), QLocale::LongFormat);
-    const QString taken = QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat);
-    const QString cost =
-        r.unchanged ? tr("checked %1: no write since %2, no row read").arg(when, taken)
-        : r.throttled
-            ? tr("checked %1: the table changed; the picture of %2 stands until %3 (the last read took "
-                 "%4 ms: at most one every %5 s)")
-                  .arg(when, taken, QLocale().toString(r.nextFullRead.toLocalTime().time(), QLocale::LongFormat))
-                  .arg(r.fill.elapsedMs)
-                  .arg(double(r.fill.elapsedMs) * 10 / 1000.0, 0, 'f', 1)
-        : r.incremental
-            ? tr("refreshed %1: %L2 changed chunk(s), read in %3 ms without reading the other rows")
-                  .arg(when)
-                  .arg(r.fill.rowsRead)
-                  .arg(r.fill.elapsedMs)
-            : tr("refreshed %1: read all %L2 rows in %3 ms").arg(when).arg(r.fill.rowsRead).arg(r.fill.elapsedMs);
-    // Idle: wait longer before the next look; any change brings the set interval back.
-    mIdleRefreshes = r.unchanged ? mIdleRefreshes + 1 : 0;
-    const int next = effectiveIntervalSeconds();
-    if (mTimer->interval() != next * 1000)
-        mTimer->setInterval(next * 1000);
-    const QString cadence = mPause->isChecked() ? tr("every %1 s, paused").arg(mInterval->value())
-                            : next != mInterval->value()
-                                ? tr("idle: next in %1 s, every %2 s once it changes").arg(next).arg(mInterval->value())
-                                : tr("every %1 s").arg(next);
+    mPacer->refreshed(r.unchanged); // idle: wait longer before the next look; a change brings the interval back
+    const FilterSummary &s = mSession->summary();
     mStatus->setText(
         damage.empty()
-            ? tr("%1 on %2 \u2014 %3 (%4)").arg(mSession->summary().ref.table, mSession->summary().where, cost, cadence)
+            ? tr("%1 on %2 \u2014 %3 (%4)").arg(s.ref.table, s.where, RefreshPacer::describe(r), mPacer->cadenceText())
             : tr("%1 on %2 is DAMAGED (%3) \u2014 %4 (%5)")
-                  .arg(mSession->summary().ref.table, mSession->summary().where, damage.describe(), cost, cadence));
-    historyRefreshed(r);
+                  .arg(s.ref.table, s.where, damage.describe(), RefreshPacer::describe(r), mPacer->cadenceText()));
+    mHistory->refreshed(r);
     emit refreshed();
 }
 
 void MainWindow::onFailed(Operation op, const Error &e, bool lost)
 {
+    // The writes and the sample are answered where they were asked (AdminActions, HistoryController),
+    // by their tokens; the step-through says its own. Here: what the window itself asked.
     const QString operation = operationName(op);
     if (lost) {
         mStatus->setStyleSheet(theme::textStyle(theme::errorText(palette())));
         mStatus->setText(tr("Connection lost during %1: %2 \u2014 retrying every %3 s")
                              .arg(operation, e.message)
-                             .arg(mInterval->value()));
+                             .arg(mPacer->interval()));
         return;
     }
-    if (op == Operation::Step)
-        return; // shown in the step-through view
-    if (op == Operation::Chunk && e.kind == ErrorKind::DamagedFilter) {
-        // A NULL or missing row: the Chunk tab says so (the banner has the fix), no box pops up.
-        mChunk->clear();
-        mChunkLabel->setStyleSheet(theme::textStyle(theme::errorText(palette())));
-        mChunkLabel->setText(e.message);
-        return;
+    if (op == Operation::Refresh) {
+        mStatus->setStyleSheet(theme::textStyle(theme::errorText(palette())));
+        mStatus->setText(tr("The refresh failed: %1").arg(e.toString()));
+    } else if (op == Operation::Chunk) {
+        mChunkTab->failed(e); // a damaged row said there, no box (the banner has the fix)
     }
-    if (op == Operation::History) { // the FPR tab says it; the window's own refreshes are plotted
-        mFpr->setHistoryNote(tr("The history cannot be read (%1)").arg(e.message));
-        return;
-    }
-    mStatus->setText(tr("%1 failed: %2").arg(operation, e.toString()));
-    if (op == Operation::Record && e.consent == QLatin1String("publication-ok")) {
-        // A publication would send the new history table to subscribers: the same refusal and SQL as
-        // bloomctl's, and its --publication-ok as a button.
-        QMessageBox box(QMessageBox::Warning, tr("Bloomscope"), tr("%1 refused:\n\n%2").arg(operation, e.message),
-                        QMessageBox::Cancel, this);
-        box.setObjectName(QStringLiteral("publicationRefusal"));
-        box.setInformativeText(tr("Fix: %1").arg(e.fix));
-        box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-        QPushButton *ahead = box.addButton(tr("The subscribers ran it: &record anyway"), QMessageBox::AcceptRole);
-        box.setDefaultButton(QMessageBox::Cancel);
-        box.exec();
-        if (box.clickedButton() == ahead)
-            mSession->record(true);
-        return;
-    }
-    if (op != Operation::Refresh)
-        QMessageBox::warning(this, tr("Bloomscope"), tr("%1 failed:\n\n%2").arg(operation, e.toString()));
 }
 
 void MainWindow::updateTitle()
 {
-    if (!mSession->isOpen()) {
-        setWindowTitle(tr("Bloomscope"));
-        mBanner->hide();
-        return;
-    }
-    const FilterSummary &s = mSession->summary();
-    const QString mode = s.readOnly ? tr("read-only") : tr("ADMIN: writes allowed");
-    const QString env = mProfile.environment.isEmpty() ? QString() : mProfile.environment.toUpper();
-    setWindowTitle(env.isEmpty()
-                       ? tr("Bloomscope \u2014 %1 on %2 (%3)").arg(s.ref.table, s.where, mode)
-                       : tr("Bloomscope \u2014 %1 \u2014 %2 on %3 (%4)").arg(env, s.ref.table, s.where, mode));
-    // The banner always says where the window is and whether it writes; the environment colours it.
-    const QColor colour = mProfile.colour();
-    QString style;
-    if (colour.isValid())
-        style = theme::bannerStyle(colour);
-    else if (!s.readOnly)
-        style = theme::bannerStyle(theme::adminBanner());
-    else
-        style = QStringLiteral("padding:3px");
-    mBanner->setStyleSheet(style);
-    QStringList parts;
-    if (!env.isEmpty())
-        parts << env;
-    if (!mProfile.name.isEmpty())
-        parts << mProfile.name;
-    parts << tr("%1 on %2").arg(s.ref.table, s.where);
-    parts << (s.readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
-    mBanner->setText(parts.join(QStringLiteral(" \u2014 ")));
-    mBanner->setAccessibleName(tr("Session"));
-    mBanner->show();
+    setWindowTitle(mBanner->describe(mSession->isOpen() ? &mSession->summary() : nullptr, mProfile));
 }
 
 ConnectDialog *MainWindow::makeConnectDialog()
@@ -793,7 +570,7 @@ ConnectDialog *MainWindow::makeConnectDialog()
     auto *dialog = new ConnectDialog(mSession, this);
     // The profile goes with the connect it belongs to; the window changes when that connect succeeds.
     connect(dialog, &ConnectDialog::connecting, this, [this](const Profile &p) { mPendingProfiles.append(p); });
-    dialog->setAdmin(mAdmin);
+    dialog->setAdmin(mAdminActions->adminMode());
     return dialog;
 }
 

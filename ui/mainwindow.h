@@ -6,7 +6,6 @@
 
 #include <QMainWindow>
 
-class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -16,22 +15,31 @@ class QTimer;
 
 namespace bloom {
 
+class AdminActions;
 class ChunkGridWidget;
+class ChunkTab;
 class ConnectDialog;
+class DamageBanner;
 class DemoRunner;
 class FilterSession;
 class FprView;
 class HeatmapLegend;
+class HeatmapTab;
 class HeatmapWidget;
+class HistoryController;
+class RebuildBanner;
+class RefreshPacer;
+class SessionBanner;
 class ShardSession;
-class SkewChart;
 class StatusLabel;
 class StepThroughView;
 class TypingView;
 
 /**
  * Bloomscope's window: the heatmap of chunk fill, the FPR curve, the step-through of a name and one
- * chunk's bits, over a FilterSession. Read-only unless admin mode is switched on.
+ * chunk's bits, over a FilterSession. Read-only unless admin mode is switched on. The Admin menu
+ * (AdminActions), the history (HistoryController) and the refresh pace (RefreshPacer) are objects it
+ * owns.
  */
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -49,23 +57,31 @@ public:
     bool showView(const QString &view);
     void setRefreshInterval(int seconds);
     void showChunk(quint32 chunk);
+    /** Whether closing saves the window's size and position and opening restores them (QSettings
+     *  "window/geometry"); off for --screenshot, whose window has a fixed size. */
+    void setRemembersGeometry(bool on) { mRememberGeometry = on; }
 
     FilterSession *session() const { return mSession; }
-    HeatmapWidget *heatmap() const { return mHeatmap; }
+    HeatmapWidget *heatmap() const;
+    HeatmapLegend *legend() const;
     FprView *fprView() const { return mFpr; }
     StepThroughView *stepView() const { return mStep; }
-    ChunkGridWidget *chunkView() const { return mChunk; }
+    ChunkGridWidget *chunkView() const;
     TypingView *typingView() const { return mTyping; }
     ShardSession *shardSession() const { return mShards; }
-    QTimer *refreshTimer() const { return mTimer; }
+    AdminActions *adminActions() const { return mAdminActions; }
+    HistoryController *history() const { return mHistory; }
+    RefreshPacer *pacer() const { return mPacer; }
+    QTimer *refreshTimer() const;
     /** The interval the timer runs at now: the one set, or longer while the filter is idle. */
     int effectiveIntervalSeconds() const;
     int refreshCount() const { return mRefreshes; }
     QString statusText() const;
+    QString chunkText() const;
     /** File > Connect's dialog, wired to this window (not shown); the caller owns it. */
     ConnectDialog *makeConnectDialog();
     /** The heatmap's "written since" chooser: 0 is the last refresh, then the snapshots, newest first. */
-    QComboBox *sinceChooser() const { return mSince; }
+    QComboBox *sinceChooser() const;
     /** Reads the history again now (the FPR tab's chart and the chooser follow). */
     void reloadHistory();
     /** The environment banner's text ("PRODUCTION \u2014 name \u2014 table on where \u2014 read-only"). */
@@ -74,8 +90,8 @@ public:
     QString damageText() const;
     /** Help > About's text: the version, Qt, libpq and the server. */
     QString aboutText() const;
-    /** File > Export: the heatmap (one cell a chunk, scaled up), the fill of every chunk, the FPR chart
-     *  and the FPR measured since the window opened. */
+    /** File > Export: the heatmap (one cell a chunk, scaled up, with its title and colour scale), the
+     *  fill of every chunk, the FPR chart and the FPR measured since the window opened. */
     Status exportHeatmapPng(const QString &path) const;
     Status exportFillCsv(const QString &path) const;
     Status exportFprPng(const QString &path) const;
@@ -89,8 +105,14 @@ signals:
     /** Admin > Add a name wrote it (the status bar says so). */
     void nameAdded(const QString &name);
 
+protected:
+    /** Asks first when quitting would stop something of this window's or leave a rebuild waiting
+     *  (AdminActions::confirmQuit); saves the geometry when it closes. */
+    void closeEvent(QCloseEvent *e) override;
+
 private:
     void buildMenus();
+    void buildToolbar();
     void opened(const FilterSummary &s);
     void onRefreshed(const FillResult &r);
     void onFailed(Operation operation, const Error &e, bool lost);
@@ -99,61 +121,37 @@ private:
     void reportExport(const QString &path, const Status &s);
     void updateTitle();
     void showConnectDialog();
-    void setAdminMode(bool on);
-    void addName();
-    void loadFile();
-    void sampleFpr();
-    bool confirmWrite(const QString &what, const QString &sql);
-    void openRebuild();
-    void openSwap();
     void openShards();
     void chooseShardMap();
-    // History (fpr/mainwindow_history.cpp): the FPR tab's snapshots and the heatmap's "written since".
-    QWidget *makeSinceChooser(QWidget *parent);
-    void historyOpened();
-    void historyRefreshed(const FillResult &r);
-    void onHistory(const HistoryResult &r);
-    void onChangedSince(const ChangedSince &r);
-    void recordSnapshot();
+    void restoreWindowGeometry();
 
     FilterSession *mSession = nullptr;
+    AdminActions *mAdminActions = nullptr;
+    HistoryController *mHistory = nullptr;
+    RefreshPacer *mPacer = nullptr;
     ShardSession *mShards = nullptr;
     TypingView *mTyping = nullptr;
     QString mShardMapPath;
     ShardMap mShardMap; ///< as read from mShardMapPath
     bool mFilterOpen = false;
     DemoRunner *mDemo = nullptr;
-    QLabel *mRebuildBanner = nullptr;
-    QLabel *mDamageBanner = nullptr; ///< red while a chunk row is NULL or missing, with the fix
+    RebuildBanner *mRebuildBanner = nullptr;
+    DamageBanner *mDamageBanner = nullptr;
     Profile mProfile;                ///< of the open session
     QList<Profile> mPendingProfiles; ///< of the connects not answered yet, oldest first
-    bool mAdmin = false;
     int mRefreshes = 0;
-    double mLastNames = 0;
+    bool mRememberGeometry = true;
 
     QTabWidget *mTabs = nullptr;
-    QLabel *mBanner = nullptr;
-    HeatmapWidget *mHeatmap = nullptr;
-    HeatmapLegend *mLegend = nullptr;
-    QLabel *mSummary = nullptr;
-    QLabel *mHover = nullptr;
-    SkewChart *mSkew = nullptr;
+    SessionBanner *mBanner = nullptr;
+    HeatmapTab *mHeatTab = nullptr;
     FprView *mFpr = nullptr;
     StepThroughView *mStep = nullptr;
-    ChunkGridWidget *mChunk = nullptr;
-    QLabel *mChunkLabel = nullptr;
-    QSpinBox *mChunkNumber = nullptr;
-    QComboBox *mScaleMode = nullptr;
-    QComboBox *mSince = nullptr; ///< "written since": the last refresh, or a recorded snapshot
-    qint64 mHistoryAskedAtMs = 0;
+    ChunkTab *mChunkTab = nullptr;
     StatusLabel *mStatus = nullptr;
     QSpinBox *mInterval = nullptr;
     QCheckBox *mPause = nullptr;
     QCheckBox *mAdapt = nullptr;
-    QTimer *mTimer = nullptr;
-    int mIdleRefreshes = 0; ///< refreshes in a row that found nothing written
-    QAction *mAdminAction = nullptr;
-    QList<QAction *> mWriteActions;
     QList<QAction *> mExportActions;
 };
 

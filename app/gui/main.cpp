@@ -4,9 +4,7 @@
 #include "postgres/connectionspec.h"
 #include "quitonsignals.h"
 #include "redis/rediswindow.h"
-#include "shards/replaypanel.h"
-#include "shards/shardsession.h"
-#include "shards/typingview.h"
+#include "screenshot.h"
 #include "step/stepthroughview.h"
 #include "style/theme.h"
 #include "teach/lessonsview.h"
@@ -14,21 +12,11 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QTimer>
 
 #include <cstdio>
 #include <vector>
 
 namespace {
-
-/** Saves the window's picture and ends the event loop with `code`, or 1 when the file cannot be written. */
-void saveAndExit(QWidget *window, const QString &file, int code = 0)
-{
-    const bool ok = window->grab().save(file);
-    std::fprintf(ok ? stdout : stderr, ok ? "bloomscope: wrote %s\n" : "bloomscope: cannot write %s\n",
-                 qPrintable(file));
-    QApplication::exit(ok ? code : 1);
-}
 
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
 int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view, bool present,
@@ -64,9 +52,8 @@ int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view,
     window.show();
     if (present)
         window.setPresentation(true); // the whole screen
-    if (!screenshot.isEmpty()) {
-        QTimer::singleShot(500, &window, [&window, screenshot] { saveAndExit(&window, screenshot); });
-    }
+    if (!screenshot.isEmpty())
+        bloom::screenshot::after(window, screenshot, 500);
     return QApplication::exec();
 }
 
@@ -95,26 +82,8 @@ int runRedis(const QString &url, bool demo, const QString &key, const QString &b
         window.open(*target, key.toUtf8(), m);
     }
     if (!screenshot.isEmpty())
-        window.resize(1280, 800);
+        bloom::screenshot::whenReady(window, screenshot, view);
     window.show();
-    if (!screenshot.isEmpty()) {
-        const auto grab = [&window, screenshot] {
-            QTimer::singleShot(400, &window, [&window, screenshot] { saveAndExit(&window, screenshot); });
-        };
-        QObject::connect(
-            &window, &bloom::RedisWindow::refreshed, &window,
-            [&window, grab, view] {
-                if (view == QLatin1String("step") && !window.hasStep())
-                    QObject::connect(&window, &bloom::RedisWindow::stepReady, &window, grab, Qt::SingleShotConnection);
-                else
-                    grab();
-            },
-            Qt::SingleShotConnection);
-        QObject::connect(&window, &bloom::RedisWindow::failedToStart, qApp, [](const QString &why) {
-            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(why));
-            QApplication::exit(1);
-        });
-    }
     return QApplication::exec();
 }
 
@@ -159,6 +128,7 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("Bloomscope"));
     QApplication::setApplicationVersion(QStringLiteral(BLOOMSCOPE_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("org.bloomscope.Bloomscope"));
+    QApplication::setWindowIcon(bloom::theme::appIcon()); // every window's, _NET_WM_ICON on X11
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -303,69 +273,14 @@ int main(int argc, char **argv)
     }
 
     if (parser.isSet(screenshot)) {
-        // Wait for the first refresh (and the step-through's database answer, the chunk's bits),
-        // give the charts a moment to lay out, then grab.
-        const QString file = parser.value(screenshot);
-        const QString v = parser.value(view);
-        const int delayMs = 400 + qBound(0, parser.value(screenshotDelay).toInt(), 3600) * 1000;
-        const auto grab = [&window, file, delayMs] {
-            QTimer::singleShot(delayMs, &window, [&window, file] { saveAndExit(&window, file); });
-        };
-        QObject::connect(
-            &window, &bloom::MainWindow::refreshed, &window,
-            [&, grab] {
-                if (v == QLatin1String("step") && !window.stepView()->answered()) {
-                    QObject::connect(window.stepView(), &bloom::StepThroughView::resultReady, &window, grab,
-                                     Qt::SingleShotConnection);
-                    QObject::connect(window.stepView(), &bloom::StepThroughView::failedToAnswer, &window, grab,
-                                     Qt::SingleShotConnection);
-                } else if (v == QLatin1String("shards") && window.shardSession()) {
-                    // The shards view's picture: --name typed key by key, a replay of 300 names, an audit.
-                    const QString typed = parser.value(name);
-                    const auto replay = [&window, grab, typed] {
-                        bloom::TypingView *t = window.typingView();
-                        t->typeText(typed);
-                        t->replay()->setReplaySize(300);
-                        QObject::connect(
-                            t->replay(), &bloom::ReplayPanel::replayFinished, &window,
-                            [t, grab] {
-                                QObject::connect(t, &bloom::TypingView::auditShown, t, grab, Qt::SingleShotConnection);
-                                t->runAudit();
-                            },
-                            Qt::SingleShotConnection);
-                        t->replay()->startReplay();
-                    };
-                    if (window.shardSession()->isOpen())
-                        replay();
-                    else
-                        QObject::connect(window.shardSession(), &bloom::ShardSession::opened, &window, replay,
-                                         Qt::SingleShotConnection);
-                } else if (v == QLatin1String("chunk")) {
-                    window.showChunk(parser.value(chunk).toUInt());
-                    QTimer::singleShot(300, &window, grab);
-                } else
-                    grab();
-            },
-            Qt::SingleShotConnection);
-        QObject::connect(&window, &bloom::MainWindow::failedToStart, &app, [](const QString &why) {
-            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(why));
-            QApplication::exit(1);
-        });
-        // A connection that fails is the picture (the window says why) and exit code 1, at once: it
-        // waited five minutes for data that could not come.
-        QObject::connect(&window, &bloom::MainWindow::openFailed, &window, [&window, file](const QString &why) {
-            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(why));
-            QTimer::singleShot(200, &window, [&window, file] { saveAndExit(&window, file, 1); });
-        });
-        if (!parser.isSet(db) && !parser.isSet(demo))
-            grab();
-        QTimer::singleShot(300000, &app, [] {
-            std::fprintf(stderr, "bloomscope: no data within 5 minutes; no screenshot\n");
-            QApplication::exit(1);
-        });
-        window.resize(1280, 800); // the README's pictures have one size, whatever the screen
-        window.show();
-        return app.exec();
+        bloom::screenshot::Plan plan;
+        plan.file = parser.value(screenshot);
+        plan.view = parser.value(view);
+        plan.name = parser.value(name);
+        plan.chunk = parser.value(chunk).toUInt();
+        plan.delayMs = 400 + qBound(0, parser.value(screenshotDelay).toInt(), 3600) * 1000;
+        plan.connecting = parser.isSet(db) || parser.isSet(demo);
+        bloom::screenshot::whenReady(window, plan);
     }
     window.show();
     return app.exec();

@@ -152,6 +152,25 @@ struct SwapReport {
     qint64 verifiedNames = 0;
 };
 
+/** An old pair a swap kept under a dated name (bloomscope_swapped), as drop-old would find it. */
+struct OldPair {
+    QString table, function; ///< the names the swap gave them, in the live filter's schema
+    bool tableKept = false;  ///< still that table (same oid and name): drop-old drops it
+    bool functionKept = false;
+    QDateTime swappedAt;
+    qint64 bytes = 0; ///< the table's size with its indexes and TOAST (0 when gone)
+};
+
+/** What drop-old finds and would run. */
+struct OldPairs {
+    QList<OldPair> pairs; ///< oldest first; only those not dropped yet
+    QStringList drops;    ///< the objects `sql` drops, as dropOld() returns them
+    QString sql;          ///< the one transaction dropOld() runs (empty: nothing to drop)
+    QString rebuilding;   ///< a rebuild in progress into this table: drop-old refuses until it ends
+    QString schema;
+    qint64 bytes() const;
+};
+
 /**
  * Rebuilds a filter with a new geometry while the live one keeps serving, and swaps it in. While a
  * rebuild runs, the live function also records every name it places in a pending table; names the
@@ -185,6 +204,9 @@ public:
     /** Drops the old pairs the swaps of `live` recorded (and nothing else), in one transaction;
      *  with dryRun, only lists them. */
     static Result<QStringList> dropOld(Database &db, const FilterRef &live, bool dryRun = false);
+    /** The old pairs the swaps of `live` recorded and not dropped yet, their sizes and ages, and the
+     *  exact SQL dropOld() would run; nothing is changed. */
+    static Result<OldPairs> oldPairs(Database &db, const FilterRef &live);
     /** When the last swap into the live filter committed (bloomscope_swapped keeps it after drop-old),
      *  or nothing when none was recorded. */
     static Result<std::optional<QDateTime>> lastSwap(Database &db, const FilterRef &live = {});

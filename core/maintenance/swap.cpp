@@ -500,21 +500,29 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     return report;
 }
 
-Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, bool dryRun)
+qint64 OldPairs::bytes() const
 {
+    qint64 sum = 0;
+    for (const OldPair &p : pairs)
+        sum += p.bytes;
+    return sum;
+}
+
+Result<OldPairs> Rebuilder::oldPairs(Database &db, const FilterRef &liveRef)
+{
+    OldPairs out;
     auto st = state(db, liveRef);
     if (!st)
         return st.error();
     if (st->exists)
-        return makeError(ErrorKind::Usage, QStringLiteral("a rebuild into %1 is in progress").arg(st->newTable),
-                         QStringLiteral("swap it in or abort it first"));
+        out.rebuilding = st->newTable;
     auto records = helpersWith(db, liveRef, QStringLiteral("bloomscope_swapped"));
     if (!records)
         return records.error();
-    QStringList dropped;
     if (!*records)
-        return dropped;
+        return out;
     const Helpers *h = &**records;
+    out.schema = h->schema;
     // Only what a swap recorded, and only while it is still the object the swap renamed (same oid
     // and name): a table someone else named like an old filter is never touched.
     QSqlQuery q(db.db());
@@ -530,7 +538,10 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
                              "  (select c.relname from pg_class c where c.oid = s.old_table_oid and c.relnamespace = "
                              "   pg_catalog.to_regnamespace(?)), "
                              "  (select p.proname from pg_proc p where p.oid = s.old_function_oid and p.pronamespace = "
-                             "   pg_catalog.to_regnamespace(?)) "
+                             "   pg_catalog.to_regnamespace(?)), "
+                             "  s.swapped_at, "
+                             "  (select pg_catalog.pg_total_relation_size(c.oid) from pg_class c where c.oid = "
+                             "   s.old_table_oid and c.relname = s.old_table) "
                              "from %1 s where s.live_table = ? and %2 order by s.id")
                   .arg(h->swapped, hasDropped ? QStringLiteral("s.dropped_at is null") : QStringLiteral("true")));
     q.addBindValue(h->schema);
@@ -538,37 +549,57 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     q.addBindValue(h->liveTable.name);
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading the old pairs the swaps kept"));
-    QString sql;
     QStringList ids;
     while (q.next()) {
         ids << q.value(0).toString();
-        if (q.value(3).toString() == q.value(1).toString()) {
-            sql += QStringLiteral("drop table %1;\n").arg(h->quoted(q.value(1).toString()));
-            dropped << q.value(1).toString();
+        OldPair p;
+        p.table = q.value(1).toString();
+        p.function = q.value(2).toString();
+        p.tableKept = q.value(3).toString() == p.table;
+        p.functionKept = q.value(4).toString() == p.function;
+        p.swappedAt = q.value(5).toDateTime().toUTC();
+        p.bytes = p.tableKept ? q.value(6).toLongLong() : 0;
+        if (p.tableKept) {
+            out.sql += QStringLiteral("drop table %1;\n").arg(h->quoted(p.table));
+            out.drops << p.table;
         }
-        if (q.value(4).toString() == q.value(2).toString()) {
-            sql += QStringLiteral("drop function %1(text);\n").arg(h->quoted(q.value(2).toString()));
-            dropped << q.value(2).toString() + QStringLiteral("(text)");
+        if (p.functionKept) {
+            out.sql += QStringLiteral("drop function %1(text);\n").arg(h->quoted(p.function));
+            out.drops << p.function + QStringLiteral("(text)");
         }
+        out.pairs.append(p);
     }
     q.finish();
-    if (ids.isEmpty() || dryRun)
-        return dropped;
+    if (ids.isEmpty())
+        return out;
     // The records stay, marked dropped: when the filter was last rebuilt is what monitoring asks
     // (metrics' bloomscope_last_swap_age_seconds).
     if (!hasDropped)
-        sql += QStringLiteral("alter table %1 add column dropped_at timestamptz;\n").arg(h->swapped);
-    sql += QStringLiteral("update %1 set dropped_at = now() where id in (%2);\n")
-               .arg(h->swapped, ids.join(QLatin1Char(',')));
+        out.sql += QStringLiteral("alter table %1 add column dropped_at timestamptz;\n").arg(h->swapped);
+    out.sql += QStringLiteral("update %1 set dropped_at = now() where id in (%2);\n")
+                   .arg(h->swapped, ids.join(QLatin1Char(',')));
+    return out;
+}
+
+Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, bool dryRun)
+{
+    auto plan = oldPairs(db, liveRef);
+    if (!plan)
+        return plan.error();
+    if (!plan->rebuilding.isEmpty())
+        return makeError(ErrorKind::Usage, QStringLiteral("a rebuild into %1 is in progress").arg(plan->rebuilding),
+                         QStringLiteral("swap it in or abort it first"));
+    if (plan->sql.isEmpty() || dryRun)
+        return plan->drops;
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin drop-old"));
-    if (auto s = maintenance::execScript(db, sql, QStringLiteral("dropping the old filter")); !s) {
+    if (auto s = maintenance::execScript(db, plan->sql, QStringLiteral("dropping the old filter")); !s) {
         db.db().rollback();
         return s.error();
     }
     if (!db.db().commit())
         return makeError(ErrorKind::Server, QStringLiteral("commit of drop-old failed"));
-    return dropped;
+    return plan->drops;
 }
 
 Result<std::optional<QDateTime>> Rebuilder::lastSwap(Database &db, const FilterRef &liveRef)

@@ -36,7 +36,36 @@ double median(std::vector<double> v)
     return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)) + upper) / 2;
 }
 
+/** Sen's ranks (1-based) of the interval's ends among `pairs` slopes of `n` points. */
+std::pair<double, double> senRanks(double n, double pairs, double confidence)
+{
+    const double c = normalQuantile(0.5 + confidence / 2) * std::sqrt(n * (n - 1) * (2 * n + 5) / 18.0);
+    return {std::floor((pairs - c) / 2), std::ceil((pairs + c) / 2) + 1};
+}
+
+QString duration(qint64 seconds)
+{
+    if (seconds < 120)
+        return QStringLiteral("%1 s").arg(seconds);
+    if (seconds < 2 * 3600)
+        return QStringLiteral("%1 min").arg(seconds / 60);
+    if (seconds < 2 * 86400)
+        return QStringLiteral("%1 h").arg(double(seconds) / 3600, 0, 'f', 1);
+    return QStringLiteral("%1 days").arg(double(seconds) / 86400, 0, 'f', 1);
+}
+
 } // namespace
+
+int minimumPoints(double confidence)
+{
+    for (int n = 3; n < 1000; ++n) {
+        const double pairs = double(n) * (n - 1) / 2;
+        const auto [low, high] = senRanks(n, pairs, confidence);
+        if (low >= 1 && high <= pairs)
+            return n;
+    }
+    return 1000;
+}
 
 double Fit::namesAt(const QDateTime &t, double slopeUsed) const
 {
@@ -63,7 +92,8 @@ std::optional<QDateTime> Fit::reaches(double names, double slopeUsed) const
     return QDateTime::fromMSecsSinceEpoch(qint64((t0 + seconds) * 1000.0), Qt::UTC);
 }
 
-std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds, double confidence, QString *why)
+std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds, double confidence, QString *why,
+                       Support *support)
 {
     const auto fail = [why](const QString &text) {
         if (why)
@@ -78,6 +108,22 @@ std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds,
         const QDateTime from = points.last().at.addSecs(-windowSeconds);
         points.removeIf([&from](const Point &p) { return p.at < from; });
     }
+    Support had;
+    had.points = int(points.size());
+    had.spanSeconds = points.isEmpty() ? 0 : points.first().at.secsTo(points.last().at);
+    had.neededPoints = minimumPoints(confidence);
+    if (support)
+        *support = had;
+    if (!points.isEmpty() && points.first().at == points.last().at && points.size() >= had.neededPoints)
+        return fail(QStringLiteral("every point in the window has the same time"));
+    if (!had.enough())
+        return fail(QStringLiteral("%1 point(s) over %2 in the window; a forecast needs at least %3 over at least %4 "
+                                   "(Sen's %5% interval has no ends with fewer than %3)")
+                        .arg(had.points)
+                        .arg(duration(had.spanSeconds))
+                        .arg(had.neededPoints)
+                        .arg(duration(had.neededSpanSeconds))
+                        .arg(confidence * 100, 0, 'g', 3));
     if (points.size() > MaxPoints) { // evenly thinned, the last point kept
         QList<Point> thinned;
         for (int i = 0; i < MaxPoints; ++i)
@@ -85,10 +131,6 @@ std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds,
         points = thinned;
     }
     const qsizetype n = points.size();
-    if (n < 3)
-        return fail(QStringLiteral("%1 point(s) in the window; a fit needs 3").arg(n));
-    if (points.first().at == points.last().at)
-        return fail(QStringLiteral("every point in the window has the same time"));
 
     Fit f;
     f.method = method;
@@ -112,14 +154,15 @@ std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds,
     const double pairs = double(slopes.size());
     f.slope =
         slopes.size() % 2 ? slopes[slopes.size() / 2] : (slopes[slopes.size() / 2 - 1] + slopes[slopes.size() / 2]) / 2;
-    // Sen's interval: C = z sqrt(n(n-1)(2n+5)/18); the slopes of rank (N-C)/2 and (N+C)/2 + 1.
-    const double nn = double(n);
-    const double c = normalQuantile(0.5 + confidence / 2) * std::sqrt(nn * (nn - 1) * (2 * nn + 5) / 18.0);
-    const auto rank = [&](double r) {
-        return slopes[size_t(std::clamp(r, 1.0, pairs)) - 1]; // 1-based
-    };
-    f.slopeLow = rank(std::floor((pairs - c) / 2));
-    f.slopeHigh = rank(std::ceil((pairs + c) / 2) + 1);
+    // Sen's interval: C = z sqrt(n(n-1)(2n+5)/18); the slopes of rank (N-C)/2 and (N+C)/2 + 1. Points
+    // at equal times make fewer pairs: an end that falls outside them has no interval.
+    const auto [lowRank, highRank] = senRanks(double(n), pairs, confidence);
+    if (lowRank < 1 || highRank > pairs)
+        return fail(QStringLiteral("%1 points at only a few distinct times: Sen's %2% interval has no ends")
+                        .arg(n)
+                        .arg(confidence * 100, 0, 'g', 3));
+    f.slopeLow = slopes[size_t(lowRank) - 1];
+    f.slopeHigh = slopes[size_t(highRank) - 1];
     std::vector<double> residual(static_cast<size_t>(n));
     for (size_t i = 0; i < size_t(n); ++i)
         residual[i] = y[i] - f.slope * t[i];

@@ -51,11 +51,28 @@ struct Fit {
 /** More points than this are thinned evenly (the pairwise slopes grow as n^2). */
 constexpr int MaxPoints = 1500;
 
-/** The fit of `points` (at least 3 at distinct times, names > 0 for Exponential); nullopt with
- *  `why` set when there are too few. `window` keeps only the points at most that long before the last
- *  one (0: all). */
+/** The fewest points for which Sen's interval exists at `confidence`: both of its ranks, (N - C)/2
+ *  and (N + C)/2 + 1 of the N pairwise slopes, fall inside 1..N (6 at 95%; below that its "interval"
+ *  was the lowest and the highest slope). */
+int minimumPoints(double confidence = 0.95);
+/** The shortest history a forecast is made from: half a day, so that a few seconds or minutes of
+ *  snapshots (or the window's own refreshes) never become a date months ahead. */
+constexpr qint64 MinimumSpanSeconds = 12 * 3600;
+
+/** How much history a fit had to go on, and what it needs. */
+struct Support {
+    int points = 0;         ///< in the window (before thinning)
+    qint64 spanSeconds = 0; ///< from the first to the last of them
+    int neededPoints = 0;   ///< minimumPoints(confidence)
+    qint64 neededSpanSeconds = MinimumSpanSeconds;
+    bool enough() const { return points >= neededPoints && spanSeconds >= neededSpanSeconds; }
+};
+
+/** The fit of `points` (names > 0 for Exponential); nullopt with `why` set when the window holds
+ *  fewer than minimumPoints() at distinct times or spans less than MinimumSpanSeconds. `window` keeps
+ *  only the points at most that long before the last one (0: all). `support` says what it had. */
 std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds = 0, double confidence = 0.95,
-                       QString *why = nullptr);
+                       QString *why = nullptr, Support *support = nullptr);
 
 /** When the target is crossed: the central date and the interval's ends (nullopt: not within ~100 years). */
 struct Crossing {

@@ -525,9 +525,9 @@ Result<FprSample> BatchCheck::sampleFpr(qint64 probes, const SampleProgressFn &p
     if (auto s = mStore.requireAttached(); !s)
         return s.error();
     if (!inMemory() && probes <= effectiveCrossover()) // the per-name path; it holds at most the crossover's probes
-        return mStore.sampleFpr(probes, [&progress](qint64 done, qint64 total) {
+        return mStore.sampleFpr(probes, [&progress](qint64 done, qint64 total, qint64 falsePositives) {
             if (progress)
-                progress(done, total, -1);
+                progress(done, total, falsePositives);
         });
     if (!inMemory())
         if (auto s = read(); !s)

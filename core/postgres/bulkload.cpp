@@ -9,6 +9,8 @@
 #include <QSqlQuery>
 
 #include <algorithm>
+#include <chrono>
+#include <future>
 #include <thread>
 
 namespace bloom {
@@ -163,7 +165,17 @@ Status VacuumSchedule::now()
     t.start();
     Status s = success();
     if (mOwn) {
-        s = execCommand(mOwn->handle(), mSql.constData(), mWhat);
+        // On its own connection, which the load's cancel does not reach: watched here, so that a
+        // Cancel while this VACUUM waits for a lock (another VACUUM, an index build) returns at once.
+        auto running =
+            std::async(std::launch::async, [this] { return execCommand(mOwn->handle(), mSql.constData(), mWhat); });
+        bool stopped = false;
+        while (running.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+            if (!stopped && mCancel && mCancel->load()) {
+                mOwn->cancel();
+                stopped = true;
+            }
+        s = running.get();
     } else {
         QSqlQuery q(mDb.db());
         if (!q.exec(QString::fromUtf8(mSql)))

@@ -50,6 +50,26 @@ QString uniqueConnectionName()
 
 } // namespace
 
+CancelHandle::CancelHandle(PGconn *conn)
+    : mCancel(conn ? PQgetCancel(conn) : nullptr)
+{
+}
+
+CancelHandle::~CancelHandle()
+{
+    if (mCancel)
+        PQfreeCancel(mCancel);
+}
+
+void CancelHandle::cancel() const
+{
+    // PQcancel only reads the key: concurrent calls from several threads are safe (libpq's docs).
+    if (!mCancel)
+        return;
+    char err[256];
+    PQcancel(mCancel, err, sizeof err);
+}
+
 Database::Database(QSqlDatabase db, ConnectionSpec spec)
     : mDb(std::move(db))
     , mName(mDb.connectionName())
@@ -118,6 +138,7 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
                              .arg(QString::fromLatin1(handle.typeName())));
     d->mCancel = PQgetCancel(d->mPg);
     escapeNotices(d->mPg); // a server's NOTICE reaches stderr with its escape sequences escaped
+    d->mCancelHandle = std::make_shared<const CancelHandle>(d->mPg);
 
     QSqlQuery q(d->mDb);
     if (!q.exec(QStringLiteral("select current_setting('server_encoding'), current_setting('server_version')")) ||

@@ -18,6 +18,25 @@ class QSqlQuery;
 namespace bloom {
 
 /**
+ * A libpq cancel key of one session, kept apart from the session: whoever holds it may cancel that
+ * session's running statement from any thread, however long after. A cancel that arrives when the
+ * session is idle or gone does nothing (the server ignores it), so a worker may reconnect or close its
+ * session while the GUI thread holds the handle of the old one.
+ */
+class CancelHandle {
+public:
+    explicit CancelHandle(PGconn *conn);
+    ~CancelHandle();
+    CancelHandle(const CancelHandle &) = delete;
+    CancelHandle &operator=(const CancelHandle &) = delete;
+    /** Asks the server to cancel the statement running now (thread-safe; blocks for a round trip). */
+    void cancel() const;
+
+private:
+    PGcancel *mCancel = nullptr;
+};
+
+/**
  * One PostgreSQL session through Qt's QPSQL driver, with its libpq handle for COPY and cancel.
  * Used only in the thread that opened it; cancel() is the one call that is safe from any thread
  * (and from a signal handler, through cancelFromSignal()).
@@ -51,6 +70,9 @@ public:
 
     /** Asks the server to cancel the statement running on this session (thread-safe). */
     void cancel();
+    /** The session's cancel key, for a thread that must be able to cancel even after this session is
+     *  closed or replaced (a Cancel button while the worker reconnects). */
+    std::shared_ptr<const CancelHandle> cancelHandle() const { return mCancelHandle; }
     /** Async-signal-safe cancel of the session registered with setSignalTarget(). */
     static void cancelFromSignal();
     /** Makes this session the one cancelFromSignal() cancels (bloomctl's Ctrl-C). */
@@ -87,6 +109,7 @@ private:
     PGconn *mPg = nullptr;
     PGcancel *mCancel = nullptr;
     std::mutex mCancelMutex;
+    std::shared_ptr<const CancelHandle> mCancelHandle;
     Options mOptions; ///< set once the session is open as they ask
     QString mServerVersion;
     QStringList mUserSchemas;

@@ -72,8 +72,7 @@ Result<QList<QByteArray>> FilterStore::serverLower(const QList<QByteArray> &name
         if (cancelled())
             return cancelledError(QStringLiteral("lowercasing names"));
         const qsizetype n = qMin(LowerBatch, names.size() - from);
-        q.prepare(QStringLiteral("select lower(t.name) from unnest(?::text[]) with ordinality as t(name, ord) "
-                                 "order by t.ord"));
+        q.prepare(QString(lowerSql()).replace(QLatin1String("$1"), QLatin1String("?")));
         q.addBindValue(textArray(names, from, n));
         if (!q.exec())
             return Database::queryError(q, QStringLiteral("lowercasing names on the server"));
@@ -268,6 +267,22 @@ Result<QList<RowVerdict>> FilterStore::rowsPipelined(const QList<Placement> &pla
             ErrorKind::Server,
             QStringLiteral("the check returned %1 answers for %2 names").arg(rows.size()).arg(placements.size()));
     return rows;
+}
+
+QString FilterStore::lowerSql()
+{
+    return QStringLiteral(
+        "select lower(t.name) from unnest($1::text[]) with ordinality as t(name, ord) order by t.ord");
+}
+
+QString FilterStore::chunkBitsSql() const
+{
+    return QStringLiteral("select bits::text from %1 where chunk = $1").arg(mTable);
+}
+
+QString FilterStore::referenceCheckSql() const
+{
+    return QStringLiteral("select bits & mask = mask from %1 join %2($1) using (chunk)").arg(mTable, mFunction);
 }
 
 QString FilterStore::checkOneSql() const

@@ -99,7 +99,16 @@ struct FprSample {
     double low95 = 0, high95 = 0; ///< Wilson interval
     double estimated = 0;         ///< from the fill
     double model = 0;             ///< blocked model at the estimated number of names
+
+    struct Interval {
+        double low = 0, high = 1;
+    };
+    /** The 95% Wilson score interval of `hits` in `trials`: exactly 0 at its low end for 0 hits. */
+    static Interval wilson(qint64 hits, qint64 trials);
 };
+
+/** "bloomscope-fpr-probe-" and a version-4 UUID made of four random words: a name never added. */
+QByteArray fprProbeName(const quint32 random[4]);
 
 /**
  * A blocked Bloom filter in PostgreSQL: attach (discover and verify the geometry), init, check,
@@ -251,8 +260,12 @@ public:
     Result<std::optional<WriteCounter>> writeCounter();
     /** The reference estimate query, run on the server as the text writes it. */
     Result<double> referenceEstimate();
-    /** Checks `probes` never-added names, 10,000 at a time (progress(done, total) after each). */
-    Result<FprSample> sampleFpr(qint64 probes, const std::function<void(qint64, qint64)> &progress = {});
+    /** Probes a sample makes, places and checks at a time (a cancel is seen between two). */
+    static constexpr qint64 SampleBlock = 10'000;
+    using SampleProgressFn = std::function<void(qint64 done, qint64 total, qint64 falsePositives)>;
+    /** Checks `probes` never-added names a block of SampleBlock at a time, holding one block (progress
+     *  after each); the cancel flag stops it between blocks, Database::cancel() within one. */
+    Result<FprSample> sampleFpr(qint64 probes, const SampleProgressFn &progress = {});
     /** The bits of one chunk, '0'/'1' (bit 0 first); a NULL or missing row is a DamagedFilter error. */
     Result<QByteArray> chunkBits(quint32 chunk);
     Result<TableHealth> health();
@@ -262,6 +275,13 @@ public:
     QString checkOneSql() const;
     /** The SQL of an add: one transaction of the write path (FilterWriter::sqlText). */
     QString addSql() const;
+    /** What serverLower() runs for a batch of names ($1 the text[] of them). */
+    static QString lowerSql();
+    /** What chunkBits() runs ($1 the chunk): the row as '0'/'1' text. */
+    QString chunkBitsSql() const;
+    /** The reference's own check of one name through this filter's table and function ($1 the name),
+     *  for a view that explains what a check does. */
+    QString referenceCheckSql() const;
 
 private:
     Status requireAttached() const;

@@ -3,12 +3,14 @@
 #include "postgres/filterstore.h"
 
 #include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QUuid>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 namespace bloom {
 
@@ -231,43 +233,78 @@ Result<double> FilterStore::referenceEstimate()
     return q.value(0).toDouble();
 }
 
-Result<FprSample> FilterStore::sampleFpr(qint64 probes, const std::function<void(qint64, qint64)> &progress)
+FprSample::Interval FprSample::wilson(qint64 hits, qint64 trials)
 {
-    if (auto s = requireAttached(); !s)
-        return s.error();
-    // Probe names carry a fresh random UUID (122 random bits): the chance that any of them was ever
-    // added is at most probes * names / 2^122, i.e. none was.
-    QList<Placement> placements;
-    placements.reserve(probes);
-    for (qint64 i = 0; i < probes; ++i)
-        placements.append(placeAscii(mGeometry, QByteArrayLiteral("bloomscope-fpr-probe-") +
-                                                    QUuid::createUuid().toByteArray(QUuid::WithoutBraces)));
-    // In steps of 10,000 probes, so a caller can show progress and a cancel stops between them.
-    constexpr qsizetype Step = 10'000;
-    qint64 falsePositives = 0;
-    for (qsizetype at = 0; at < placements.size(); at += Step) {
-        if (cancelled())
-            return cancelledError(QStringLiteral("sampling the FPR"));
-        auto verdicts = check(placements.mid(at, Step));
-        if (!verdicts)
-            return verdicts.error();
-        falsePositives += std::count(verdicts->begin(), verdicts->end(), true);
-        if (progress)
-            progress(qMin<qint64>(probes, at + Step), probes);
-    }
-    FprSample out;
-    out.probes = probes;
-    out.falsePositives = falsePositives;
-    const double n = double(probes);
-    const double p = probes ? double(out.falsePositives) / n : 0.0;
-    out.measured = p;
-    // Wilson score interval, 95%.
+    if (trials <= 0)
+        return {0, 1};
+    // Wilson score interval, 95%. At 0 hits its lower end is 0 and at every hit its upper end is 1,
+    // exactly: the formula's own rounding gave 2.17e-19 for 0 of 1,000.
+    const double n = double(trials);
+    const double p = double(hits) / n;
     const double z = 1.959963984540054;
     const double denom = 1 + z * z / n;
     const double centre = (p + z * z / (2 * n)) / denom;
     const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom;
-    out.low95 = qMax(0.0, centre - half);
-    out.high95 = qMin(1.0, centre + half);
+    return {hits == 0 ? 0.0 : qMax(0.0, centre - half), hits == trials ? 1.0 : qMin(1.0, centre + half)};
+}
+
+QByteArray fprProbeName(const quint32 random[4])
+{
+    // A version-4 UUID's text from 128 random bits: 122 of them random, as QUuid::createUuid() makes.
+    uchar b[16];
+    std::memcpy(b, random, 16);
+    b[6] = uchar((b[6] & 0x0f) | 0x40);
+    b[8] = uchar((b[8] & 0x3f) | 0x80);
+    static const char hex[] = "0123456789abcdef";
+    QByteArray out = QByteArrayLiteral("bloomscope-fpr-probe-");
+    out.reserve(out.size() + 36);
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out += '-';
+        out += hex[b[i] >> 4];
+        out += hex[b[i] & 15];
+    }
+    return out;
+}
+
+Result<FprSample> FilterStore::sampleFpr(qint64 probes, const SampleProgressFn &progress)
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    // Probe names carry a fresh random UUID (122 random bits): the chance that any of them was ever
+    // added is at most probes * names / 2^122, i.e. none was. A block of them at a time is made,
+    // placed, checked and dropped: memory stays one block's whatever `probes` is, and a cancel stops
+    // between blocks (the running block's statement is the caller's Database::cancel()).
+    QRandomGenerator *rng = QRandomGenerator::system();
+    std::vector<quint32> random(size_t(SampleBlock) * 4);
+    QList<Placement> block;
+    block.reserve(SampleBlock);
+    qint64 falsePositives = 0;
+    for (qint64 at = 0; at < probes; at += SampleBlock) {
+        if (cancelled())
+            return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes").arg(at).arg(probes));
+        const qsizetype n = qsizetype(qMin<qint64>(SampleBlock, probes - at));
+        rng->fillRange(random.data(), qsizetype(n) * 4);
+        block.clear();
+        for (qsizetype i = 0; i < n; ++i)
+            block.append(placeAscii(mGeometry, fprProbeName(&random[size_t(i) * 4])));
+        auto verdicts = check(block);
+        if (!verdicts) {
+            if (cancelled() || verdicts.error().kind == ErrorKind::Cancelled)
+                return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes").arg(at).arg(probes));
+            return verdicts.error();
+        }
+        falsePositives += std::count(verdicts->begin(), verdicts->end(), true);
+        if (progress)
+            progress(at + n, probes, falsePositives);
+    }
+    FprSample out;
+    out.probes = probes;
+    out.falsePositives = falsePositives;
+    out.measured = probes ? double(falsePositives) / double(probes) : 0.0;
+    const FprSample::Interval i = FprSample::wilson(falsePositives, probes);
+    out.low95 = i.low;
+    out.high95 = i.high;
     auto snap = fill();
     if (!snap)
         return snap.error();
@@ -286,7 +323,7 @@ Result<QByteArray> FilterStore::chunkBits(quint32 chunk)
         return makeError(ErrorKind::BadInput,
                          QStringLiteral("chunk %1 is outside 0..%2").arg(chunk).arg(mGeometry.chunks() - 1));
     QSqlQuery q(mDb.db());
-    q.prepare(QStringLiteral("select bits::text from %1 where chunk = ?").arg(mTable));
+    q.prepare(chunkBitsSql().replace(QLatin1String("$1"), QLatin1String("?")));
     q.addBindValue(qint64(chunk));
     if (!q.exec())
         return Database::queryError(q, QStringLiteral("reading chunk %1").arg(chunk));

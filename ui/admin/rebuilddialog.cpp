@@ -84,10 +84,14 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mSources->setObjectName(QStringLiteral("sources"));
     mSources->setPlaceholderText(tr("one shard per line: service=shard1, or host=... dbname=... user=..."));
     mSources->setMaximumHeight(90);
-    mQuery = new QLineEdit(QStringLiteral("select username from users"), this);
+    mSources->setAccessibleName(tr("Shards"));
+    mQuery = new QLineEdit(RebuildOptions().query, this); // core's default, as bloomctl's --query
+    mQuery->setAccessibleName(tr("Query"));
     mFile = new QLineEdit(this);
+    mFile->setObjectName(QStringLiteral("file"));
+    mFile->setAccessibleName(tr("File of names"));
     mFile->setPlaceholderText(tr("optional: a file of names, one per line"));
-    auto *browse = new QPushButton(tr("Browse..."), this);
+    auto *browse = new QPushButton(tr("&Browse..."), this);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Names"));
         if (!f.isEmpty())
@@ -95,31 +99,42 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     });
     mInto = new QLineEdit(live.ref.table + QStringLiteral("_v2"), this);
     mInto->setObjectName(QStringLiteral("into"));
+    mInto->setAccessibleName(tr("New table"));
     mExpected = new QDoubleSpinBox(this);
+    mExpected->setObjectName(QStringLiteral("expectedNames"));
+    mExpected->setAccessibleName(tr("Expected names"));
     mExpected->setRange(1, 1e11);
     mExpected->setDecimals(0);
     mExpected->setGroupSeparatorShown(true);
     mExpected->setValue(qMax(1000.0, estimatedNames * 2));
     mTarget = new QDoubleSpinBox(this);
+    mTarget->setObjectName(QStringLiteral("targetFpr"));
+    mTarget->setAccessibleName(tr("Target FPR"));
     mTarget->setSuffix(QStringLiteral(" %"));
     mTarget->setDecimals(3);
     mTarget->setRange(0.001, 50);
     mTarget->setValue(1.0);
-    auto *recommendButton = new QPushButton(tr("Recommend"), this);
+    auto *recommendButton = new QPushButton(tr("&Recommend"), this);
     mChunksLog2 = new Log2SpinBox(this);
     mChunksLog2->setObjectName(QStringLiteral("chunksLog2"));
+    mChunksLog2->setAccessibleName(tr("Chunks (a power of two)"));
     mChunksLog2->setRange(0, Geometry::MaxChunkLog2);
     mChunksLog2->setPrefix(QStringLiteral("2^"));
     mBitsLog2 = new QSpinBox(this);
+    mBitsLog2->setObjectName(QStringLiteral("bitsLog2"));
+    mBitsLog2->setAccessibleName(tr("Bits per chunk (a power of two)"));
     mBitsLog2->setRange(Geometry::MinBitsLog2, Geometry::MaxBitsLog2);
     mBitsLog2->setPrefix(QStringLiteral("2^"));
     mK = new QSpinBox(this);
+    mK->setObjectName(QStringLiteral("k"));
+    mK->setAccessibleName(tr("Bits a name sets (k)"));
     mK->setRange(1, Geometry::MaxK);
     mChunksLog2->setValue(live.geometry.chunkLog2() + 1);
     mBitsLog2->setValue(live.geometry.bitsLog2());
     mK->setValue(live.geometry.k());
     mAllowSmaller = new QCheckBox(this);
     mAllowSmaller->setObjectName(QStringLiteral("allowSmaller"));
+    mAllowSmaller->setAccessibleName(tr("Build a smaller filter than the live one"));
     mAllowSmaller->setVisible(false);
     mPublicationOk = new QCheckBox(tr("The subscribers ran the SQL above: rebuild on this publisher"), this);
     mPublicationOk->setObjectName(QStringLiteral("publicationOk"));
@@ -136,32 +151,39 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
     mSubscriberSql->setReadOnly(true);
     mSubscriberSql->setVisible(false);
     mProgress = new QProgressBar(this);
+    mProgress->setAccessibleName(tr("Rebuild progress"));
     mProgress->setRange(0, 0);
     mProgress->hide();
+    mJob = new OffThread(this);
 
     auto *fileRow = new QHBoxLayout;
     fileRow->addWidget(mFile, 1);
     fileRow->addWidget(browse);
+    const auto buddy = [this](const QString &text, QWidget *w) {
+        auto *l = new QLabel(text, this);
+        l->setBuddy(w);
+        return l;
+    };
     auto *sizeRow = new QHBoxLayout;
-    sizeRow->addWidget(new QLabel(tr("expected names"), this));
+    sizeRow->addWidget(buddy(tr("e&xpected names"), mExpected));
     sizeRow->addWidget(mExpected, 1);
-    sizeRow->addWidget(new QLabel(tr("target FPR"), this));
+    sizeRow->addWidget(buddy(tr("&target FPR"), mTarget));
     sizeRow->addWidget(mTarget);
     sizeRow->addWidget(recommendButton);
     auto *geomRow = new QHBoxLayout;
-    geomRow->addWidget(new QLabel(tr("chunks"), this));
+    geomRow->addWidget(buddy(tr("c&hunks"), mChunksLog2));
     geomRow->addWidget(mChunksLog2);
-    geomRow->addWidget(new QLabel(tr("bits per chunk"), this));
+    geomRow->addWidget(buddy(tr("bits &per chunk"), mBitsLog2));
     geomRow->addWidget(mBitsLog2);
-    geomRow->addWidget(new QLabel(tr("k"), this));
+    geomRow->addWidget(buddy(tr("&k"), mK));
     geomRow->addWidget(mK);
     auto *form = new QFormLayout;
-    form->addRow(tr("Shards:"), mSources);
-    form->addRow(tr("Query:"), mQuery);
-    form->addRow(tr("File:"), fileRow);
+    form->addRow(tr("&Shards:"), mSources);
+    form->addRow(tr("&Query:"), mQuery);
+    form->addRow(buddy(tr("&File:"), mFile), fileRow);
     form->addRow(tr("Sizing:"), sizeRow);
     form->addRow(tr("Geometry:"), geomRow);
-    form->addRow(tr("New table:"), mInto);
+    form->addRow(tr("&New table:"), mInto);
     auto *buttons = new QDialogButtonBox(this);
     mStart = buttons->addButton(tr("Start rebuild"), QDialogButtonBox::AcceptRole);
     mCancel = buttons->addButton(QDialogButtonBox::Cancel);
@@ -201,8 +223,8 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
         if (!mRebuilt.isEmpty()) {
             accept();
         } else if (mRunning) {
-            mCancelFlag->store(true);
-            mStage->setText(tr("Cancelling... the live filter is not touched."));
+            mJob->cancel();
+            mStage->setText(tr("Cancelling... the live function is being restored and the partial rebuild removed."));
         } else {
             reject();
         }
@@ -215,7 +237,49 @@ RebuildDialog::RebuildDialog(const ConnectionSpec &filterSpec, const FilterSumma
 
 RebuildDialog::~RebuildDialog()
 {
-    mCancelFlag->store(true);
+    // The window went (the application quits): a running rebuild is cancelled and joined here, so its
+    // thread never reports to a freed dialog and the live function is put back before we go.
+    mJob->cancelAndWait();
+}
+
+void RebuildDialog::cancelAndWait()
+{
+    if (!mRunning)
+        return;
+    mStage->setText(tr("Cancelling... the live function is being restored and the partial rebuild removed."));
+    mJob->cancelAndWait();
+}
+
+void RebuildDialog::done(int result)
+{
+    if (!mRunning) {
+        QDialog::done(result);
+        return;
+    }
+    if (mCloseWhenDone)
+        return; // cancelling already: it closes once the rebuild has ended
+    QMessageBox box(QMessageBox::Question, tr("A rebuild is running"),
+                    tr("The rebuild into %1 is still running. Closing the wizard cancels it: the live function "
+                       "is restored and the partial rebuild removed (this takes a moment).")
+                        .arg(mBuilding),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("closeWhileRebuilding"));
+    QPushButton *stop = box.addButton(tr("&Cancel the rebuild and close"), QMessageBox::DestructiveRole);
+    QPushButton *keep = box.addButton(tr("&Keep it running"), QMessageBox::RejectRole);
+    box.setDefaultButton(keep);
+    box.setEscapeButton(keep);
+    box.exec();
+    if (box.clickedButton() != stop || !mRunning) {
+        if (!mRunning) // it ended while the question was up
+            QDialog::done(result);
+        return;
+    }
+    mCloseWhenDone = true;
+    mCloseResult = result;
+    mJob->cancel();
+    mStage->setText(tr("Cancelling... the live function is being restored and the partial rebuild removed; the "
+                       "wizard closes when that is done."));
+    mCancel->setEnabled(false);
 }
 
 void RebuildDialog::recommend()
@@ -306,42 +370,48 @@ void RebuildDialog::start()
         return;
     }
     mRunning = true;
+    mBuilding = o.intoTable;
     mStart->setEnabled(false);
     mProgress->show();
-    mCancelFlag->store(false);
     const ConnectionSpec spec = mSpec;
-    auto cancel = mCancelFlag;
-    QPointer<RebuildDialog> self(this);
-    runOffThread<Result<RebuildReport>>(
-        this,
-        [spec, o, cancel, self]() -> Result<RebuildReport> {
+    OffThread *job = mJob;
+    mJob->run<Result<RebuildReport>>(
+        [spec, o, job]() -> Result<RebuildReport> {
             auto db = Database::open(spec); // this thread's own connection, read-write
             if (!db)
                 return db.error();
+            job->setConnection((*db)->cancelHandle());
             Rebuilder r(**db, o);
-            r.setCancelFlag(cancel.get());
-            r.setProgress([self](const RebuildProgress &p) {
-                QMetaObject::invokeMethod(
-                    self,
-                    [self, p] {
-                        if (!self)
-                            return;
-                        self->mStage->setText(tr("Stage %1: %L2%3 (%4 s)")
-                                                  .arg(p.stage)
-                                                  .arg(p.done)
-                                                  .arg(p.total ? tr(" of %L1").arg(p.total) : QString())
-                                                  .arg(p.seconds, 0, 'f', 1));
-                        self->mProgress->setRange(0, p.total > 0 ? 1000 : 0);
-                        if (p.total > 0)
-                            self->mProgress->setValue(int(1000.0 * double(p.done) / double(p.total)));
-                    },
-                    Qt::QueuedConnection);
+            r.setCancelFlag(job->cancelFlag());
+            r.setProgress([job](const RebuildProgress &p) {
+                // Queued to the job, which lives as long as the dialog does and joins this thread first.
+                job->post([job, p] {
+                    auto *self = static_cast<RebuildDialog *>(job->parent());
+                    if (self->mCloseWhenDone)
+                        return; // "Cancelling..." stays
+                    self->mStage->setText(tr("Stage %1: %L2%3 (%4 s)")
+                                              .arg(p.stage)
+                                              .arg(p.done)
+                                              .arg(p.total ? tr(" of %L1").arg(p.total) : QString())
+                                              .arg(p.seconds, 0, 'f', 1));
+                    self->mProgress->setRange(0, p.total > 0 ? 1000 : 0);
+                    if (p.total > 0)
+                        self->mProgress->setValue(int(1000.0 * double(p.done) / double(p.total)));
+                });
             });
             return r.run();
         },
         [this](Result<RebuildReport> r) {
             mRunning = false;
             mProgress->hide();
+            mCancel->setEnabled(true);
+            if (mCloseWhenDone) {
+                mCloseWhenDone = false;
+                if (r) // the cancel came too late: the rebuilt pair waits for its swap, and the window says so
+                    emit finished(r->newTable);
+                QDialog::done(mCloseResult);
+                return;
+            }
             if (!r) {
                 // The same refusal as bloomctl's (the SQL in a box to copy); its --publication-ok is the tick box.
                 const bool publication = r.error().consent == QLatin1String("publication-ok");

@@ -10,6 +10,7 @@
 #include <memory>
 
 class QCheckBox;
+class QCloseEvent;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -19,6 +20,8 @@ class QPushButton;
 class QSpinBox;
 
 namespace bloom {
+
+class OffThread;
 
 /**
  * The rebuild wizard: sources, sizing from the FPR model for the expected growth, a preview of the
@@ -48,6 +51,17 @@ public:
     QString stageText() const;
     /** The fix of a publication's refusal (the subscribers' SQL), or the subscribers' steps after it. */
     QString subscriberText() const;
+    /** A rebuild runs now (from Start to its end, a cancel included). */
+    bool isRunning() const { return mRunning; }
+    /** The table a running rebuild builds. */
+    QString buildingTable() const { return mBuilding; }
+    /** Cancels a running rebuild and waits until it has put the live filter back (quitting). */
+    void cancelAndWait();
+
+public slots:
+    /** Every way out (Close, Escape, the window's X, accept and reject) comes here: while a rebuild
+     *  runs the wizard asks whether to cancel it and closes only once it has ended. */
+    void done(int result) override;
 
 signals:
     void finished(const QString &table);
@@ -70,9 +84,12 @@ private:
     QCheckBox *mAllowSmaller = nullptr;
     QCheckBox *mPublicationOk = nullptr;
     QPlainTextEdit *mSubscriberSql = nullptr; ///< a publication's refusal: the fix, with the subscribers' SQL
-    std::shared_ptr<std::atomic<bool>> mCancelFlag = std::make_shared<std::atomic<bool>>(false);
+    OffThread *mJob = nullptr;
     QString mRebuilt;
+    QString mBuilding;
     bool mRunning = false;
+    bool mCloseWhenDone = false; ///< asked to close while running: closes once the cancel has ended it
+    int mCloseResult = 0;
 };
 
 } // namespace bloom

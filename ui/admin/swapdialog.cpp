@@ -121,12 +121,14 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
 
     const ConnectionSpec spec = mSpec;
     const SwapOptions checkOptions = options();
-    runOffThread<Result<std::pair<SwapCheck, RebuildState>>>(
-        this,
-        [spec, checkOptions]() -> Result<std::pair<SwapCheck, RebuildState>> {
+    mJob = new OffThread(this);
+    OffThread *job = mJob;
+    mJob->run<Result<std::pair<SwapCheck, RebuildState>>>(
+        [spec, checkOptions, job]() -> Result<std::pair<SwapCheck, RebuildState>> {
             auto db = Database::open(spec);
             if (!db)
                 return db.error();
+            job->setConnection((*db)->cancelHandle());
             auto st = Rebuilder::state(**db, checkOptions.live);
             if (!st)
                 return st.error();
@@ -195,6 +197,25 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
     theme::fitToScreen(this, QSize(720, 640));
 }
 
+SwapDialog::~SwapDialog()
+{
+    // The window went (the application quits): a check is cancelled, a swap's transaction too (it
+    // rolls back: nothing changes), and the thread is joined before the dialog's members go.
+    mJob->cancelAndWait();
+}
+
+void SwapDialog::done(int result)
+{
+    if (mSwapping) {
+        QMessageBox::information(this, tr("The swap is running"),
+                                 tr("The swap's transaction is running; the dialog closes once it has committed or "
+                                    "rolled back (it says which)."));
+        return;
+    }
+    mJob->cancelAndWait(); // a check still running: it only reads
+    QDialog::done(result);
+}
+
 SwapOptions SwapDialog::options() const
 {
     SwapOptions o;
@@ -238,7 +259,7 @@ QMessageBox *SwapDialog::confirmation()
                                 QMessageBox::Yes | QMessageBox::Cancel, this);
     if (mCheck)
         box->setInformativeText(tr("Estimated names: live %1, new %2. %3 item(s) carried over. The old pair is kept "
-                                   "under a dated name until Admin > Drop old.")
+                                   "under a dated name until you drop it (Admin > Old filters).")
                                     .arg(count(mCheck->liveNames), count(mCheck->newNames))
                                     .arg(mCheck->carried.size()));
     box->setDetailedText(mSql->toPlainText());
@@ -272,12 +293,13 @@ void SwapDialog::swapNow()
     const ConnectionSpec spec = mSpec;
     const QString table = mCheck->newTable;
     const SwapOptions o = options();
-    runOffThread<Result<SwapReport>>(
-        this,
-        [spec, table, o]() -> Result<SwapReport> {
+    OffThread *job = mJob;
+    mJob->run<Result<SwapReport>>(
+        [spec, table, o, job]() -> Result<SwapReport> {
             auto db = Database::open(spec);
             if (!db)
                 return db.error();
+            job->setConnection((*db)->cancelHandle());
             return Rebuilder::swap(**db, table, o);
         },
         [this](Result<SwapReport> r) {
@@ -288,7 +310,8 @@ void SwapDialog::swapNow()
                 return;
             }
             mResult->setText(
-                tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3.")
+                tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3: drop it with Admin > Old filters "
+                   "once you no longer want it.")
                     .arg(r->exclusiveMs, 0, 'f', 1)
                     .arg(r->lockMs, 0, 'f', 1)
                     .arg(r->oldTable) +

@@ -14,6 +14,8 @@ class QPushButton;
 
 namespace bloom {
 
+class OffThread;
+
 /**
  * The swap: the guard's findings first (both filters' estimated names, what the rebuild read from
  * each source, the audit of the new table, what is carried over and what cannot be), the exact SQL,
@@ -40,6 +42,13 @@ public:
     QMessageBox *confirmation();
     /** Swaps without asking again (the button asks first). */
     void swapNow();
+    bool isSwapping() const { return mSwapping; }
+    ~SwapDialog() override;
+
+public slots:
+    /** While the swap's transaction runs the dialog stays (it says why); a check still running is
+     *  cancelled and its thread joined before the dialog goes. */
+    void done(int result) override;
 
 signals:
     void swapped(const bloom::SwapReport &report);
@@ -62,6 +71,7 @@ private:
     QPlainTextEdit *mSql = nullptr;
     QPushButton *mSwap = nullptr;
     bool mSwapping = false;
+    OffThread *mJob = nullptr;
     bool mProduction = false;
     QLineEdit *mTypedName = nullptr;
     QLabel *mTypedLabel = nullptr;

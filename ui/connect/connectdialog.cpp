@@ -112,6 +112,7 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
     connect(save, &QPushButton::clicked, this, [this] {
         const Profile p = profile();
         if (p.name.isEmpty()) {
+            mError->setStyleSheet(theme::textStyle(theme::errorText(palette())));
             mError->setText(tr("Give the profile a name first."));
             mName->setFocus();
             return;
@@ -125,6 +126,7 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
         mPassword->setText(password);
         if (mRemember->isChecked() && !password.isEmpty())
             writeKeyring(p, password);
+        mError->setStyleSheet(theme::textStyle(theme::okText(palette()))); // a success, not in error red
         mError->setText(tr("Saved profile \"%1\" (without the password).").arg(p.name));
     });
     connect(remove, &QPushButton::clicked, this, [this] {

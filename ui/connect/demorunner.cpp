@@ -3,6 +3,8 @@
 #include "local/demo.h"
 #include "session/sessiontypes.h"
 
+#include <QProgressDialog>
+
 namespace bloom {
 
 DemoRunner::DemoRunner(QObject *parent)
@@ -54,6 +56,34 @@ void DemoRunner::start(qint64 names, int shards, double trafficRate, double cloc
         }
         emit ready(*r, QString());
     });
+}
+
+void DemoRunner::showProgress(QWidget *window, qint64 names, int shards)
+{
+    const QString text =
+        shards == 0 ? tr("Starting a private PostgreSQL and loading %L1 generated names...").arg(names)
+        : shards == 1
+            ? tr("Starting a private PostgreSQL with 1 shard database and loading %L1 generated names...").arg(names)
+            : tr("Starting a private PostgreSQL with %1 shard databases and loading %L2 generated names...")
+                  .arg(shards)
+                  .arg(names);
+    auto *progress = new QProgressDialog(text, tr("Cancel"), 0, 1000, window);
+    progress->setObjectName(QStringLiteral("demoProgress"));
+    progress->setWindowTitle(tr("Demo database"));
+    progress->setMinimumDuration(0);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    connect(progress, &QProgressDialog::canceled, this, &DemoRunner::cancel);
+    connect(this, &DemoRunner::progress, progress, [progress](qint64 done, qint64 total) {
+        progress->setValue(int(1000.0 * double(done) / double(qMax<qint64>(1, total))));
+    });
+    // Closed because the demo answered: that close must not "cancel" what has ended (QProgressDialog's
+    // close emits canceled()).
+    const auto done = [progress] {
+        progress->blockSignals(true);
+        progress->close();
+    };
+    connect(this, &DemoRunner::ready, progress, done);
+    connect(this, &DemoRunner::failed, progress, done);
 }
 
 } // namespace bloom

@@ -10,6 +10,8 @@
 #include <memory>
 #include <thread>
 
+class QWidget;
+
 namespace bloom {
 
 /** Starts the demo database (a private LocalCluster with the reference filter and generated names)
@@ -25,6 +27,9 @@ public:
     void start(qint64 names, int shards = 0, double trafficRate = 0, double clockFactor = 3600);
     const DemoActivity *activity() const { return mActivity.get(); }
     void cancel() { mCancel.store(true); }
+    /** A progress dialog over `window` for the start about to be asked: its Cancel cancels the start,
+     *  and it closes (without cancelling) when the demo is ready or failed. */
+    void showProgress(QWidget *window, qint64 names, int shards);
     bool running() const { return mCluster && mCluster->isRunning(); }
 
 signals:

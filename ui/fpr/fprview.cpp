@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QCursor>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
@@ -263,6 +264,24 @@ void FprView::addMeasurement(const QDateTime &at, double estimatedFpr, double es
         rebuildModel(); // the x range follows today's names
     else
         updateMarkers();
+}
+
+Status FprView::writePng(const QString &path)
+{
+    if (!grab().save(path, "PNG"))
+        return makeError(ErrorKind::Io, tr("cannot write %1").arg(path));
+    return success();
+}
+
+Status FprView::writeCsv(const QString &path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+    const QByteArray out = samplesCsv().toUtf8();
+    if (file.write(out) != out.size() || !file.flush())
+        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+    return success();
 }
 
 } // namespace bloom

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/result.h"
+
 #include "maintenance/history.h"
 #include "model/geometry.h"
 
@@ -52,6 +54,9 @@ public:
     QString capacityText() const;
     /** "time,estimated_names,estimated_fpr,source" and one line a point of the history chart. */
     QString samplesCsv() const;
+    /** File > Export: the tab as PNG, and samplesCsv() as a file. */
+    Status writePng(const QString &path); ///< grab() is not const
+    Status writeCsv(const QString &path) const;
     QString forecastText() const;
 
 private:

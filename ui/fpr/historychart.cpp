@@ -59,6 +59,20 @@ void applyAxis(QValueAxis *axis, const theme::NiceAxis &nice)
     axis->setLabelFormat(labelFormat(nice.step));
 }
 
+QString duration(qint64 seconds)
+{
+    const auto say = [](qint64 n, const QString &one, const QString &many) {
+        return n == 1 ? one : many.arg(QLocale().toString(n));
+    };
+    if (seconds < 120)
+        return say(seconds, HistoryChart::tr("1 second"), HistoryChart::tr("%1 seconds"));
+    if (seconds < 2 * 3600)
+        return say(seconds / 60, HistoryChart::tr("1 minute"), HistoryChart::tr("%1 minutes"));
+    if (seconds < 2 * 86400)
+        return say(seconds / 3600, HistoryChart::tr("1 hour"), HistoryChart::tr("%1 hours"));
+    return say(seconds / 86400, HistoryChart::tr("1 day"), HistoryChart::tr("%1 days"));
+}
+
 QString methodName(forecast::Method m)
 {
     return m == forecast::Method::Exponential ? HistoryChart::tr("robust exponential")
@@ -311,7 +325,9 @@ QList<HistoryChart::Sample> HistoryChart::samples() const
 QString HistoryChart::sourceText() const
 {
     if (!mSnapshots.isEmpty())
-        return tr("%Ln snapshot(s) recorded in bloomscope_history, the last %1.", nullptr, int(mSnapshots.size()))
+        return (mSnapshots.size() == 1
+                    ? tr("1 snapshot recorded in bloomscope_history, on %1.")
+                    : tr("%L1 snapshots recorded in bloomscope_history, the last %2.").arg(mSnapshots.size()))
             .arg(QLocale().toString(mSnapshots.last().takenAt.toLocalTime(), QLocale::ShortFormat));
     const QString why = mNote.isEmpty() ? tr("No snapshot of this filter is recorded") : mNote;
     return tr("%1: the window's own refreshes are plotted instead. Record snapshots on a schedule "
@@ -321,8 +337,26 @@ QString HistoryChart::sourceText() const
 
 QString HistoryChart::forecastText() const
 {
-    if (!mFit)
-        return tr("Growth: %1.").arg(mFitWhy.isEmpty() ? tr("nothing to fit yet") : mFitWhy);
+    if (!mFit) {
+        if (mSupport.points == 0 || mSupport.enough())
+            return tr("Growth: %1.").arg(mFitWhy.isEmpty() ? tr("nothing to fit yet") : mFitWhy);
+        // Too little history: what there is, what a forecast needs, and how to get it (the line above
+        // says how to record when nothing is recorded yet).
+        const qsizetype n = mSupport.points;
+        const QString what = mSnapshots.isEmpty()
+                                 ? (n == 1 ? tr("1 refresh of this window") : tr("%L1 refreshes of this window").arg(n))
+                                 : (n == 1 ? tr("1 snapshot") : tr("%L1 snapshots").arg(n));
+        const QString how =
+            mSnapshots.isEmpty()
+                ? tr("Record snapshots, as the line above says, or with Admin > Record a snapshot now.")
+                : tr("Keep recording (bloomctl record on a schedule, or Admin > Record a snapshot now), or widen "
+                     "the window.");
+        return tr("No forecast: too little history. The window holds %1 over %2; a forecast needs at least %3 "
+                  "over at least %4 (Sen's 95% interval has no ends with fewer than %3 points). %5")
+            .arg(what, duration(mSupport.spanSeconds))
+            .arg(mSupport.neededPoints)
+            .arg(duration(mSupport.neededSpanSeconds), how);
+    }
     const forecast::Fit &f = *mFit;
     const QString span = tr("%1 fit of %2 points from %3 to %4")
                              .arg(methodName(f.method))
@@ -405,7 +439,7 @@ void HistoryChart::replot()
     for (const Sample &s : all)
         points.append({s.at, s.names});
     mFitWhy.clear();
-    mFit = forecast::fit(points, mMethod, qint64(mWindowDays) * 86400, 0.95, &mFitWhy);
+    mFit = forecast::fit(points, mMethod, qint64(mWindowDays) * 86400, 0.95, &mFitWhy, &mSupport);
 
     mChart->setTitle(mSnapshots.isEmpty() ? tr("Estimated names and FPR since the window opened")
                                           : tr("Estimated names and FPR, recorded snapshots"));
@@ -413,6 +447,10 @@ void HistoryChart::replot()
     mForecastLabel->setText(forecastText());
     mRecommendation->setText(recommendationText());
     mRecommendation->setVisible(mFit.has_value());
+    // No fit, no forecast: its line and band have no legend entry either.
+    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{mForecast, mBand})
+        for (QLegendMarker *m : mChart->legend()->markers(series))
+            m->setVisible(mFit.has_value());
     if (all.isEmpty()) {
         for (QXYSeries *s : std::initializer_list<QXYSeries *>{mNames, mNamePoints, mFprLine, mForecast, mBandLow,
                                                                mBandHigh, mCapacity})

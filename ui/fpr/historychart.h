@@ -84,6 +84,7 @@ private:
     QString mNote;
     std::optional<forecast::Fit> mFit;
     QString mFitWhy;
+    forecast::Support mSupport;
     forecast::Method mMethod = forecast::Method::Linear;
     int mWindowDays = 30;
     int mHorizonMonths = 12;

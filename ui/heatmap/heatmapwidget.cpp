@@ -342,7 +342,10 @@ void HeatmapWidget::leaveEvent(QEvent *)
 HeatmapLegend::HeatmapLegend(QWidget *parent)
     : QWidget(parent)
 {
-    setMinimumHeight(64);
+    setObjectName(QStringLiteral("heatmapLegend"));
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setAccessibleName(tr("Colour scale"));
 }
 
@@ -355,6 +358,7 @@ void HeatmapLegend::setScale(quint32 minSetBits, quint32 maxSetBits, quint32 chu
     mScale = scale;
     mState = State::Shown;
     setAccessibleDescription(caption());
+    updateGeometry();
     update();
 }
 
@@ -362,6 +366,7 @@ void HeatmapLegend::setLoading()
 {
     mState = State::Loading;
     setAccessibleDescription(caption());
+    updateGeometry();
     update();
 }
 
@@ -369,6 +374,7 @@ void HeatmapLegend::setNotConnected()
 {
     mState = State::NotConnected;
     setAccessibleDescription(caption());
+    updateGeometry();
     update();
 }
 
@@ -384,32 +390,92 @@ QString HeatmapLegend::caption() const
                : tr("Absolute scale: 0..%1 set bits, empty to the fullest chunk").arg(mMax);
 }
 
+QString HeatmapLegend::tickLabel(quint32 v) const
+{
+    const double fill = double(v) / mChunkBits;
+    return tr("%1 bits (%2%)\nchunk FPR %3").arg(v).arg(fill * 100, 0, 'f', 2).arg(std::pow(fill, mK), 0, 'g', 2);
+}
+
+HeatmapLegend::Layout HeatmapLegend::layoutFor(int width) const
+{
+    Layout l;
+    const QFontMetrics fm(font());
+    const int margin = 8;
+    const int inner = qMax(40, width - 2 * margin);
+    l.caption = fm.boundingRect(QRect(margin, 2, inner, 100000), Qt::TextWordWrap, caption());
+    l.caption.moveTopLeft(QPoint(margin, 2));
+    l.height = l.caption.bottom() + 4;
+    if (mState != State::Shown)
+        return l;
+    const int barHeight = qMax(10, fm.height() * 3 / 4);
+    l.bar = QRect(margin, l.caption.bottom() + 5, inner, barHeight);
+    // As many ticks as fit with a gap of an "M" between labels: 4 intervals, 2, or the two ends.
+    const int gap = fm.horizontalAdvance(QLatin1Char('M'));
+    for (int ticks : {4, 2, 1}) {
+        l.tickX.clear();
+        l.labels.clear();
+        l.labelTexts.clear();
+        bool fits = true;
+        for (int i = 0; i <= ticks && fits; ++i) {
+            const quint32 v = mMin + quint32(std::lround(double(mMax - mMin) * i / ticks));
+            const QString text = tickLabel(v);
+            const QSize size = fm.size(0, text);
+            const int x = l.bar.left() + int(std::lround(double(l.bar.width() - 1) * i / ticks));
+            const int left = i == 0       ? l.bar.left()
+                             : i == ticks ? l.bar.right() + 1 - size.width()
+                                          : x - size.width() / 2;
+            const QRect r(QPoint(qBound(l.bar.left(), left, qMax(l.bar.left(), l.bar.right() + 1 - size.width())),
+                                 l.bar.bottom() + 6),
+                          size);
+            if (!l.labels.isEmpty() && r.left() < l.labels.last().right() + gap)
+                fits = false;
+            l.tickX << x;
+            l.labels << r;
+            l.labelTexts << text;
+        }
+        if (fits)
+            break;
+        if (ticks == 1) { // not even the two ends fit side by side: the low end, then the high end under it
+            l.labels[1].moveTop(l.labels[0].bottom() + 2);
+            l.labels[1].moveRight(l.bar.right());
+        }
+    }
+    int bottom = l.bar.bottom();
+    for (const QRect &r : l.labels)
+        bottom = qMax(bottom, r.bottom());
+    l.height = bottom + 4;
+    return l;
+}
+
+void HeatmapLegend::resizeEvent(QResizeEvent *e)
+{
+    QWidget::resizeEvent(e);
+    // A new width may need another height (the caption wraps, the labels stack): ask the layout again.
+    if (const int h = layoutFor(width()).height; h != mLaidOutHeight) {
+        mLaidOutHeight = h;
+        updateGeometry();
+    }
+}
+
 void HeatmapLegend::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    const QFontMetrics fm(font());
+    const Layout l = layoutFor(width());
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(8, fm.ascent() + 2, caption());
+    p.drawText(l.caption, Qt::TextWordWrap, caption());
     if (mState != State::Shown)
         return;
-    const int top = fm.height() + 4;
-    const QRect bar(8, top, width() - 16, 14);
-    for (int x = 0; x < bar.width(); ++x) {
-        p.setPen(QColor::fromRgb(fillColour(quint32(x), quint32(bar.width() - 1))));
-        p.drawLine(bar.left() + x, bar.top(), bar.left() + x, bar.bottom());
+    for (int x = 0; x < l.bar.width(); ++x) {
+        p.setPen(QColor::fromRgb(fillColour(quint32(x), quint32(l.bar.width() - 1))));
+        p.drawLine(l.bar.left() + x, l.bar.top(), l.bar.left() + x, l.bar.bottom());
     }
     p.setPen(palette().color(QPalette::WindowText));
-    const int ticks = width() > 900 ? 4 : 2;
-    for (int i = 0; i <= ticks; ++i) {
-        const quint32 v = mMin + quint32(std::lround(double(mMax - mMin) * i / ticks));
-        const double fill = double(v) / mChunkBits;
-        const QString label =
-            tr("%1 bits (%2%), FPR %3").arg(v).arg(fill * 100, 0, 'f', 2).arg(std::pow(fill, mK), 0, 'g', 2);
-        const int x = bar.left() + int(bar.width() * double(i) / ticks);
-        const int w = fm.horizontalAdvance(label);
-        const int left = i == 0 ? x : i == ticks ? x - w : x - w / 2;
-        p.drawLine(x, bar.bottom(), x, bar.bottom() + 4);
-        p.drawText(left, bar.bottom() + 6 + fm.ascent(), label);
+    for (qsizetype i = 0; i < l.labels.size(); ++i) {
+        p.drawLine(l.tickX[i], l.bar.bottom(), l.tickX[i], l.bar.bottom() + 4);
+        const Qt::Alignment align = i == 0                     ? Qt::AlignLeft
+                                    : i == l.labels.size() - 1 ? Qt::AlignRight
+                                                               : Qt::AlignHCenter;
+        p.drawText(l.labels[i], int(align | Qt::AlignTop), l.labelTexts[i]);
     }
 }
 

@@ -94,7 +94,12 @@ private:
     QString mLoading;
 };
 
-/** The colour ramp with its scale: set bits, fill share, and the chunk FPR fill^k. */
+/**
+ * The colour ramp with its scale: set bits, fill share, and the chunk FPR fill^k. Laid out for its
+ * width: the caption wraps, the labels take two lines each and only as many ticks are labelled as fit
+ * without touching, and the widget asks its layout for the height that takes (heightForWidth), so
+ * nothing is drawn over another label or past its edge at any size or scale.
+ */
 class HeatmapLegend : public QWidget {
     Q_OBJECT
 public:
@@ -106,17 +111,35 @@ public:
     void setNotConnected();
     /** "relative scale: 706..1323 set bits (the emptiest .. the fullest chunk)" */
     QString caption() const;
-    QSize sizeHint() const override { return {560, 64}; }
+
+    /** Where each part goes at `width`: the caption, the ramp, and each tick's label (two lines). */
+    struct Layout {
+        QRect caption;
+        QRect bar;
+        QList<int> tickX;
+        QList<QRect> labels;
+        QStringList labelTexts;
+        int height = 0;
+    };
+    Layout layoutFor(int width) const;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override { return layoutFor(width).height; }
+    QSize sizeHint() const override { return {560, layoutFor(560).height}; }
+    QSize minimumSizeHint() const override { return {200, layoutFor(200).height}; }
 
 protected:
     void paintEvent(QPaintEvent *) override;
+    void resizeEvent(QResizeEvent *) override;
 
 private:
+    QString tickLabel(quint32 v) const;
+
     quint32 mMin = 0, mMax = 1, mChunkBits = 8192;
     int mK = 7;
     HeatScale mScale = HeatScale::Absolute;
     enum class State { NotConnected, Loading, Shown };
     State mState = State::NotConnected; ///< a scale is drawn only when Shown
+    int mLaidOutHeight = -1;
 };
 
 } // namespace bloom

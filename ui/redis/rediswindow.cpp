@@ -10,6 +10,7 @@
 #include <QChartView>
 #include <QHBoxLayout>
 #include <QHelpEvent>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -213,25 +214,36 @@ RedisWindow::RedisWindow(QWidget *parent)
     statusBar()->addWidget(mStatus, 1);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Export the heatmap as &PNG..."), this, [this] {
-        const QString path = chooseSaveFile(this, tr("Export the heatmap"), QStringLiteral("redis-heatmap.png"),
-                                            tr("PNG images (*.png)"), QStringLiteral("png"));
-        if (!path.isEmpty() && !mHeatmap->grab().save(path, "PNG"))
-            QMessageBox::warning(this, tr("Export"), tr("cannot write %1").arg(path));
-    });
+    file->setObjectName(QStringLiteral("menuFile"));
+    file->addAction(tr("Export the heatmap as &PNG..."), this,
+                    [this] {
+                        const QString path =
+                            chooseSaveFile(this, tr("Export the heatmap"), QStringLiteral("redis-heatmap.png"),
+                                           tr("PNG images (*.png)"), QStringLiteral("png"));
+                        if (!path.isEmpty() && !mHeatmap->grab().save(path, "PNG"))
+                            QMessageBox::warning(this, tr("Export"), tr("cannot write %1").arg(path));
+                    })
+        ->setObjectName(QStringLiteral("actionExportHeatmap"));
     file->addSeparator();
-    file->addAction(tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), this, &QWidget::close);
-    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit);
+    file->addAction(tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), this, &QWidget::close)
+        ->setObjectName(QStringLiteral("actionClose"));
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit)
+        ->setObjectName(QStringLiteral("actionQuit"));
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), this, [this] {
-        QMetaObject::invokeMethod(
-            mWorker, [w = mWorker] { w->refresh(); }, Qt::QueuedConnection);
-    });
+    view->setObjectName(QStringLiteral("menuView"));
+    view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), this,
+                    [this] {
+                        QMetaObject::invokeMethod(
+                            mWorker, [w = mWorker] { w->refresh(); }, Qt::QueuedConnection);
+                    })
+        ->setObjectName(QStringLiteral("actionRefreshNow"));
     view->addSeparator();
     const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through")};
+    const char *const objects[] = {"actionViewHeatmap", "actionViewFpr", "actionViewStep"};
     for (int i = 0; i < names.size(); ++i)
         view->addAction(names[i], QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this,
-                        [this, i] { mTabs->setCurrentIndex(i); });
+                        [this, i] { mTabs->setCurrentIndex(i); })
+            ->setObjectName(QLatin1String(objects[i]));
 
     mTimer = new QTimer(this);
     mTimer->setInterval(10000);
@@ -271,6 +283,25 @@ RedisWindow::~RedisWindow()
 {
     mThread.quit();
     mThread.wait();
+}
+
+void RedisWindow::openAsked(QWidget *parent)
+{
+    bool ok = false;
+    const QString url = QInputDialog::getText(parent, tr("Redis bitmap filter"),
+                                              tr("Redis URL (the password, if any, in REDISCLI_AUTH):"),
+                                              QLineEdit::Normal, QStringLiteral("redis://127.0.0.1:6379/0"), &ok);
+    if (!ok)
+        return;
+    auto target = RedisTarget::parse(url);
+    if (!target) {
+        QMessageBox::warning(parent, tr("Redis bitmap filter"), target.error().toString());
+        return;
+    }
+    auto *w = new RedisWindow;
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    w->open(*target, redisbloom::ReferenceKey, redisbloom::ReferenceBits);
+    w->show();
 }
 
 void RedisWindow::open(const RedisTarget &target, const QByteArray &key, quint64 bits)

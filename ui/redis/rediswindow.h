@@ -29,6 +29,9 @@ class RedisWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit RedisWindow(QWidget *parent = nullptr);
+    /** File > Open a Redis bitmap filter: asks for the URL and opens the reference's key in a window of
+     *  its own (deleted when closed); a bad URL is said in a box over `parent`. */
+    static void openAsked(QWidget *parent);
     ~RedisWindow() override;
 
     void open(const RedisTarget &target, const QByteArray &key, quint64 bits);

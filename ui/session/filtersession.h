@@ -1,19 +1,22 @@
 #pragma once
 
+#include "session/requestgate.h"
 #include "session/sessiontypes.h"
 
 #include <QObject>
+#include <QSet>
 #include <QThread>
-
-#include <atomic>
 
 namespace bloom {
 
 class FilterWorker;
+class SampleWorker;
 
 /**
- * The GUI's handle on one filter: a worker thread with its own connection. Requests return at once;
- * results arrive as signals. Each request carries a token so a stale answer is dropped.
+ * The GUI's handle on one filter: a worker thread with its own connection, and a second one for the
+ * sample of the measured FPR. Requests return at once with a token; every answer, a result or a
+ * failure, carries its request's token, and an answer to a request asked again since (a refresh, a
+ * keystroke, a history read) is dropped. cancel(token) stops that request and no other.
  */
 class FilterSession : public QObject {
     Q_OBJECT
@@ -35,9 +38,12 @@ public:
     HeatScale heatScale() const { return mScale; }
     void step(const QString &name);
     void chunk(quint32 chunk);
-    void add(const QStringList &names);
-    void load(const QString &path);
-    void sample(qint64 probes);
+    /** The writes and the sample: each returns its request's token (answered by added/loaded/sampled/
+     *  recorded or failed with that token). */
+    int add(const QStringList &names);
+    int load(const QString &path);
+    /** On a connection of its own: refreshes go on meanwhile. */
+    int sample(qint64 probes);
     /** Reads the history recorded after `afterId` (0: all, and any older request's answer is dropped);
      *  false when a read is already on its way and `afterId` > 0. */
     bool history(qint64 afterId = 0);
@@ -45,9 +51,15 @@ public:
     void changedSince(const Snapshot &snapshot);
     /** Records a snapshot; `publicationOk`: even when a publication sends a new history table to
      *  subscribers (they ran the SQL of the refusal). */
-    void record(bool publicationOk = false);
-    /** Stops the running operation: the batch loops stop and the server cancels its statement. */
-    void cancel();
+    int record(bool publicationOk = false);
+    /** Stops the request `token` (its batch loops, and the server cancels its statement), or keeps it
+     *  from starting; it then fails as Cancelled. Other requests go on. */
+    void cancel(int token);
+    /** The write and sample requests asked and not answered yet. */
+    bool busy() const { return !mPending.isEmpty(); }
+    /** Which operation a pending request is (Refresh for a token that is not pending). */
+    Operation pendingOperation(int token) const { return mPending.value(token, Operation::Refresh); }
+    QList<int> pendingTokens() const { return mPending.keys(); }
 
     bool isOpen() const { return mOpen; }
     bool refreshing() const { return mRefreshing; }
@@ -61,35 +73,45 @@ signals:
     void refreshed(const bloom::FillResult &result);
     void stepReady(const bloom::StepResult &result);
     void chunkReady(quint32 chunk, const QByteArray &bits);
-    void added(qint64 names);
-    void loadProgress(const bloom::LoadProgress &progress);
-    void loaded(const bloom::LoadReport &report);
-    void sampled(const bloom::FprSample &sample);
-    void sampleProgress(qint64 done, qint64 total);
+    void added(int token, qint64 names);
+    void loadProgress(int token, const bloom::LoadProgress &progress);
+    void loaded(int token, const bloom::LoadReport &report);
+    void sampled(int token, const bloom::FprSample &sample);
+    void sampleProgress(int token, const bloom::SampleProgress &progress);
     void historyReady(const bloom::HistoryResult &result);
     void changedSinceReady(const bloom::ChangedSince &result);
-    void recorded(const bloom::Snapshot &snapshot);
-    void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
+    void recorded(int token, const bloom::Snapshot &snapshot);
+    /** A request failed (stale ones are dropped, as stale results are); `lost`: the connection is gone. */
+    void failed(bloom::Operation operation, int token, const bloom::Error &error, bool lost);
 
-    // To the worker (queued).
+    // To the workers (queued).
     void requestOpen(const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, bool readOnly);
     void requestRefresh(int token, bloom::HeatScale scale);
     void requestStep(int token, const QString &name);
     void requestChunk(int token, quint32 chunk);
-    void requestAdd(const QStringList &names);
-    void requestLoad(const QString &path);
-    void requestSample(qint64 probes);
+    void requestAdd(int token, const QStringList &names);
+    void requestLoad(int token, const QString &path);
+    void requestSample(int token, const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, qint64 probes);
     void requestHistory(int token, qint64 afterId);
     void requestChangedSince(int token, const bloom::Snapshot &snapshot);
-    void requestRecord(bool publicationOk);
+    void requestRecord(int token, bool publicationOk);
 
 private:
+    /** Whether a failure of `op` with `token` is still the answer someone waits for. */
+    bool current(Operation op, int token) const;
+    int pend(Operation op);
+
+    RequestGate mGate;       ///< the worker's requests
+    RequestGate mSampleGate; ///< the sampler's
     QThread mThread;
+    QThread mSampleThread;
     FilterWorker *mWorker = nullptr;
-    std::atomic<bool> mCancel{false};
+    SampleWorker *mSampler = nullptr;
     FilterSummary mSummary;
     ConnectionSpec mSpec;
-    QList<ConnectionSpec> mPending;
+    QList<ConnectionSpec> mOpens;   ///< of the opens not answered yet, oldest first
+    QHash<int, Operation> mPending; ///< write and sample requests not answered yet
+    int mNextToken = 0;
     bool mOpen = false;
     bool mRefreshing = false;
     bool mRefreshAgain = false;

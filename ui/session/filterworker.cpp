@@ -57,38 +57,37 @@ QRgb fillColour(quint32 v, quint32 max, quint32 min)
     return qRgb(mix(qRed(a), qRed(b)), mix(qGreen(a), qGreen(b)), mix(qBlue(a), qBlue(b)));
 }
 
-namespace {
-
-/** Clears the cancel flag when an operation ends, however it ends. */
-struct CancelScope {
-    std::atomic<bool> *flag;
-    ~CancelScope() { flag->store(false); }
-};
-
-} // namespace
-
-FilterWorker::FilterWorker(std::atomic<bool> *cancel)
-    : mCancel(cancel)
+FilterWorker::FilterWorker(RequestGate *gate)
+    : mGate(gate)
 {
 }
 
-FilterWorker::~FilterWorker() = default;
-
-void FilterWorker::cancelRunning()
+FilterWorker::~FilterWorker()
 {
-    if (Database *db = mRunning.load())
-        db->cancel();
+    close();
 }
 
-void FilterWorker::report(Operation operation, const Error &e)
+void FilterWorker::setDatabase(std::unique_ptr<Database> db)
+{
+    // The gate first: a cancel from now on reaches the new session (or none), never a freed one.
+    mGate->setConnection(db ? db->cancelHandle() : nullptr);
+    mStore.reset();
+    mDb = std::move(db);
+}
+
+void FilterWorker::report(Operation operation, int token, const Error &e)
 {
     const bool lost = e.kind == ErrorKind::Connection;
-    if (lost) { // drop the session; the next call reconnects
-        mRunning.store(nullptr);
-        mStore.reset();
-        mDb.reset();
-    }
-    emit failed(operation, e, lost);
+    if (lost) // drop the session; the next call reconnects
+        setDatabase(nullptr);
+    emit failed(operation, token, e, lost);
+}
+
+void FilterWorker::cancelledBeforeStart(Operation operation, int token)
+{
+    emit failed(operation, token,
+                makeError(ErrorKind::Cancelled, tr("%1: cancelled before it started").arg(operationName(operation))),
+                false);
 }
 
 void FilterWorker::open(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly)
@@ -99,16 +98,12 @@ void FilterWorker::open(const ConnectionSpec &spec, const FilterRef &ref, bool r
         emit openFailed(opened.error());
         return;
     }
-    mRunning.store(nullptr);
-    mStore.reset();
-    mDb.reset();
+    setDatabase(std::move(opened->first));
     mSpec = spec;
     mRef = ref;
     mReadOnly = readOnly;
     mConfigured = true;
-    mDb = std::move(opened->first);
     mStore = std::move(opened->second);
-    mRunning.store(mDb.get());
     mLastIdentity = mStore->identity();
     mLast.reset(); // another server may hold a table with the same oid
     FilterSummary s = summary();
@@ -129,24 +124,25 @@ FilterSummary FilterWorker::summary() const
     summary.readOnly = mReadOnly;
     summary.checkSql = mStore->checkOneSql();
     summary.addSql = mStore->addSql();
-    summary.chunkSql = QStringLiteral("select bits from %1 where chunk = $1").arg(mStore->quotedTable());
+    summary.chunkSql = mStore->chunkBitsSql();
+    summary.lowerSql = FilterStore::lowerSql();
+    summary.referenceCheckSql = mStore->referenceCheckSql();
     return summary;
 }
 
-bool FilterWorker::ensureOpen(Operation operation)
+bool FilterWorker::ensureOpen(Operation operation, int token)
 {
     if (!mStore) {
         if (!mConfigured) {
-            emit failed(operation, makeError(ErrorKind::Connection, QStringLiteral("not connected")), false);
+            emit failed(operation, token, makeError(ErrorKind::Connection, QStringLiteral("not connected")), false);
             return false;
         }
         auto opened = connectStore(mSpec, mRef, mReadOnly);
         if (!opened) {
-            emit failed(operation, opened.error(), opened.error().kind == ErrorKind::Connection);
+            emit failed(operation, token, opened.error(), opened.error().kind == ErrorKind::Connection);
             return false;
         }
-        mDb = std::move(opened->first);
-        mRunning.store(mDb.get());
+        setDatabase(std::move(opened->first));
         adopt(std::move(opened->second)); // the filter may have been swapped while the connection was down
         return true;                      // attached this moment: nothing to follow yet
     }
@@ -154,14 +150,14 @@ bool FilterWorker::ensureOpen(Operation operation)
     // placed with the old geometry and could read "definitely free" in the new table.
     auto same = mStore->stillAttached();
     if (!same) {
-        report(operation, same.error());
+        report(operation, token, same.error());
         return false;
     }
     if (!*same) {
         auto store = std::make_unique<FilterStore>(*mDb, mRef);
-        store->setCancelFlag(mCancel);
+        store->setCancelFlag(mGate->flag());
         if (auto s = store->attach(); !s) {
-            report(operation, s.error());
+            report(operation, token, s.error());
             return false;
         }
         adopt(std::move(store));
@@ -193,7 +189,7 @@ FilterWorker::connectStore(const ConnectionSpec &spec, const FilterRef &ref, boo
     if (!db)
         return db.error();
     auto store = std::make_unique<FilterStore>(**db, ref);
-    store->setCancelFlag(mCancel);
+    store->setCancelFlag(mGate->flag());
     if (auto s = store->attach(); !s)
         return s.error();
     return std::pair{std::move(db).value(), std::move(store)};
@@ -226,10 +222,12 @@ void render(FillResult &r, HeatScale scale)
 
 void FilterWorker::refresh(int token, HeatScale scale)
 {
-    CancelScope scope{mCancel};
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::Refresh, token);
     const bool hadStore = mStore && !mLastIdentity.isEmpty();
     const QString identityBefore = mLastIdentity;
-    if (!ensureOpen(Operation::Refresh))
+    if (!ensureOpen(Operation::Refresh, token))
         return;
     // Nothing written since the last read (the stats' write counter has not moved): the picture stands
     // and no row is read. Something written: only the rows written since the last read are read
@@ -238,7 +236,7 @@ void FilterWorker::refresh(int token, HeatScale scale)
     const QDateTime now = QDateTime::currentDateTimeUtc();
     auto counter = mStore->writeCounter();
     if (!counter) {
-        report(Operation::Refresh, counter.error());
+        report(Operation::Refresh, token, counter.error());
         return;
     }
     const bool same =
@@ -293,7 +291,7 @@ void FilterWorker::refresh(int token, HeatScale scale)
         fill = mStore->fill();
     }
     if (!fill) {
-        report(Operation::Refresh, fill.error());
+        report(Operation::Refresh, token, fill.error());
         return;
     }
     r.fill = std::move(fill).value();
@@ -319,20 +317,22 @@ void FilterWorker::refresh(int token, HeatScale scale)
 
 void FilterWorker::step(int token, const QString &name)
 {
-    CancelScope scope{mCancel};
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::Step, token);
     const QByteArray utf8 = name.toUtf8();
     if (auto s = validateName(utf8); !s) {
-        emit failed(Operation::Step, s.error(), false);
+        emit failed(Operation::Step, token, s.error(), false);
         return;
     }
-    if (!ensureOpen(Operation::Step))
+    if (!ensureOpen(Operation::Step, token))
         return;
     QByteArray lowered = asciiLower(utf8);
     Lowering how = Lowering::Ascii;
     if (!isAscii(utf8)) {
         auto l = mStore->serverLower({utf8});
         if (!l) {
-            report(Operation::Step, l.error());
+            report(Operation::Step, token, l.error());
             return;
         }
         lowered = l->first();
@@ -342,7 +342,7 @@ void FilterWorker::step(int token, const QString &name)
     r.explanation = Explanation::build(mStore->geometry(), name, lowered, how);
     auto bits = mStore->chunkBits(r.explanation.placement.chunk);
     if (!bits) {
-        report(Operation::Step, bits.error());
+        report(Operation::Step, token, bits.error());
         return;
     }
     r.chunkBits = *bits;
@@ -354,21 +354,25 @@ void FilterWorker::step(int token, const QString &name)
 
 void FilterWorker::chunk(int token, quint32 chunk)
 {
-    CancelScope scope{mCancel};
-    if (!ensureOpen(Operation::Chunk))
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::Chunk, token);
+    if (!ensureOpen(Operation::Chunk, token))
         return;
     auto bits = mStore->chunkBits(chunk);
     if (!bits) {
-        report(Operation::Chunk, bits.error());
+        report(Operation::Chunk, token, bits.error());
         return;
     }
     emit chunkReady(token, chunk, *bits);
 }
 
-void FilterWorker::add(const QStringList &names)
+void FilterWorker::add(int token, const QStringList &names)
 {
-    CancelScope scope{mCancel};
-    if (!ensureOpen(Operation::Add))
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::Add, token);
+    if (!ensureOpen(Operation::Add, token))
         return;
     // Our own write, committed or in part: the stats show it only once flushed, so the next refresh reads
     // (the rows written since the last read: ours are among them).
@@ -377,75 +381,67 @@ void FilterWorker::add(const QStringList &names)
     for (const QString &n : names) {
         utf8.append(n.toUtf8());
         if (auto s = validateName(utf8.last()); !s) {
-            emit failed(Operation::Add, s.error(), false);
+            emit failed(Operation::Add, token, s.error(), false);
             return;
         }
     }
     auto written = mStore->add(utf8);
     // A swap between ensureOpen() and the write: nothing was written; follow it and write once more.
-    if (!written && written.error().retry == Error::Retry::Attach && ensureOpen(Operation::Add))
+    if (!written && written.error().retry == Error::Retry::Attach && ensureOpen(Operation::Add, token))
         written = mStore->add(utf8);
     if (!written) {
-        report(Operation::Add, written.error());
+        report(Operation::Add, token, written.error());
         return;
     }
-    emit added(names.size());
+    emit added(token, names.size());
 }
 
-void FilterWorker::load(const QString &path)
+void FilterWorker::load(int token, const QString &path)
 {
-    CancelScope scope{mCancel};
-    if (!ensureOpen(Operation::Load))
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::Load, token);
+    if (!ensureOpen(Operation::Load, token))
         return;
     mMustRead = true; // as for add
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        emit failed(Operation::Load, makeError(ErrorKind::Io, tr("cannot read %1: %2").arg(path, f.errorString())),
-                    false);
+        emit failed(Operation::Load, token,
+                    makeError(ErrorKind::Io, tr("cannot read %1: %2").arg(path, f.errorString())), false);
         return;
     }
-    auto r = mStore->load(&f, [this](const LoadProgress &p) { emit loadProgress(p); });
+    const auto progress = [this, token](const LoadProgress &p) { emit loadProgress(token, p); };
+    auto r = mStore->load(&f, progress);
     // A swap during the load: the step that found it wrote nothing, and the steps before it (recorded
     // for the rebuild that the swap finished) are in the new filter. Follow it and load the file again.
-    if (!r && r.error().retry == Error::Retry::Attach && ensureOpen(Operation::Load) && f.seek(0))
-        r = mStore->load(&f, [this](const LoadProgress &p) { emit loadProgress(p); });
+    if (!r && r.error().retry == Error::Retry::Attach && ensureOpen(Operation::Load, token) && f.seek(0))
+        r = mStore->load(&f, progress);
     if (!r) {
-        report(Operation::Load, r.error());
+        report(Operation::Load, token, r.error());
         return;
     }
-    emit loaded(*r);
-}
-
-void FilterWorker::sample(qint64 probes)
-{
-    CancelScope scope{mCancel};
-    if (!ensureOpen(Operation::Sample))
-        return;
-    auto s = mStore->sampleFpr(probes, [this](qint64 done, qint64 total) { emit sampleProgress(done, total); });
-    if (!s) {
-        report(Operation::Sample, s.error());
-        return;
-    }
-    emit sampled(*s);
+    emit loaded(token, *r);
 }
 
 void FilterWorker::history(int token, qint64 afterId)
 {
-    CancelScope scope{mCancel};
-    if (!ensureOpen(Operation::History))
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::History, token);
+    if (!ensureOpen(Operation::History, token))
         return;
     HistoryResult r;
     r.append = afterId > 0;
     auto exists = History::exists(*mDb, *mStore);
     if (!exists) {
-        report(Operation::History, exists.error());
+        report(Operation::History, token, exists.error());
         return;
     }
     r.available = *exists;
     if (r.available) {
         auto list = History::list(*mDb, *mStore, {}, afterId);
         if (!list) {
-            report(Operation::History, list.error());
+            report(Operation::History, token, list.error());
             return;
         }
         r.snapshots = std::move(list).value();
@@ -455,12 +451,14 @@ void FilterWorker::history(int token, qint64 afterId)
 
 void FilterWorker::changedSince(int token, const Snapshot &snapshot)
 {
-    CancelScope scope{mCancel};
-    if (!ensureOpen(Operation::ChangedSince))
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::ChangedSince, token);
+    if (!ensureOpen(Operation::ChangedSince, token))
         return;
     auto written = mStore->writtenSince(snapshot.position, snapshot.takenAt);
     if (!written) {
-        report(Operation::ChangedSince, written.error());
+        report(Operation::ChangedSince, token, written.error());
         return;
     }
     ChangedSince r;
@@ -480,24 +478,24 @@ void FilterWorker::changedSince(int token, const Snapshot &snapshot)
     emit changedSinceReady(token, r);
 }
 
-void FilterWorker::record(bool publicationOk)
+void FilterWorker::record(int token, bool publicationOk)
 {
-    CancelScope scope{mCancel};
-    if (!ensureOpen(Operation::Record))
+    const GateScope gate(*mGate, token);
+    if (!gate)
+        return cancelledBeforeStart(Operation::Record, token);
+    if (!ensureOpen(Operation::Record, token))
         return;
     auto snap = History::record(*mDb, *mStore, {}, publicationOk);
     if (!snap) {
-        report(Operation::Record, snap.error());
+        report(Operation::Record, token, snap.error());
         return;
     }
-    emit recorded(*snap);
+    emit recorded(token, *snap);
 }
 
 void FilterWorker::close()
 {
-    mRunning.store(nullptr);
-    mStore.reset();
-    mDb.reset();
+    setDatabase(nullptr);
 }
 
 } // namespace bloom

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "session/requestgate.h"
 #include "session/sessiontypes.h"
 
 #include <QObject>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -12,31 +12,29 @@ namespace bloom {
 
 /**
  * Lives in FilterSession's worker thread and owns that thread's connection: every database call of
- * the GUI runs here. Results go back as value types in queued signals, tagged with the caller's token.
+ * the GUI runs here, except the sample (SampleWorker). Each request carries the caller's token; its
+ * answer, a result or a failure, goes back with that token as value types in queued signals.
  */
 class FilterWorker : public QObject {
     Q_OBJECT
 public:
-    explicit FilterWorker(std::atomic<bool> *cancel);
+    /** `gate`: the session's, shared with the GUI thread (which cancels through it). */
+    explicit FilterWorker(RequestGate *gate);
     ~FilterWorker() override;
-
-    /** Cancels the statement running now (called from the GUI thread). */
-    void cancelRunning();
 
 public slots:
     void open(const bloom::ConnectionSpec &spec, const bloom::FilterRef &ref, bool readOnly);
     void refresh(int token, bloom::HeatScale scale);
     void step(int token, const QString &name);
     void chunk(int token, quint32 chunk);
-    void add(const QStringList &names);
-    void load(const QString &path);
-    void sample(qint64 probes);
+    void add(int token, const QStringList &names);
+    void load(int token, const QString &path);
     /** The history recorded after `afterId` (0: all of it). */
     void history(int token, qint64 afterId);
     /** The chunks written since `snapshot` (its read position). */
     void changedSince(int token, const bloom::Snapshot &snapshot);
     /** Records a snapshot now (a write: needs admin mode). */
-    void record(bool publicationOk);
+    void record(int token, bool publicationOk);
     void close();
 
 signals:
@@ -45,28 +43,31 @@ signals:
     void refreshed(int token, const bloom::FillResult &result);
     void stepReady(int token, const bloom::StepResult &result);
     void chunkReady(int token, quint32 chunk, const QByteArray &bits);
-    void added(qint64 names);
-    void loadProgress(const bloom::LoadProgress &progress);
-    void loaded(const bloom::LoadReport &report);
-    void sampled(const bloom::FprSample &sample);
-    void sampleProgress(qint64 done, qint64 total);
+    void added(int token, qint64 names);
+    void loadProgress(int token, const bloom::LoadProgress &progress);
+    void loaded(int token, const bloom::LoadReport &report);
     void historyReady(int token, const bloom::HistoryResult &result);
     void changedSinceReady(int token, const bloom::ChangedSince &result);
-    void recorded(const bloom::Snapshot &snapshot);
-    /** Any operation failed; `lost` when the connection is gone (the session retries). */
-    void failed(bloom::Operation operation, const bloom::Error &error, bool lost);
+    void recorded(int token, const bloom::Snapshot &snapshot);
+    /** The request `token` failed; `lost` when the connection is gone (the session retries). */
+    void failed(bloom::Operation operation, int token, const bloom::Error &error, bool lost);
 
 private:
     /** Connected, and attached to the objects the names lead to now (following a swap). */
-    bool ensureOpen(Operation operation);
+    bool ensureOpen(Operation operation, int token);
     Result<std::pair<std::unique_ptr<Database>, std::unique_ptr<FilterStore>>>
     connectStore(const ConnectionSpec &spec, const FilterRef &ref, bool readOnly);
     FilterSummary summary() const;
     /** Makes `store` the session's filter; when its oids differ from the last one shown, says so
      *  (opened with `followed`). */
     void adopt(std::unique_ptr<FilterStore> store);
-    void report(Operation operation, const Error &e);
+    /** Makes `db` the session (the gate's cancels reach it from now on); null: none. */
+    void setDatabase(std::unique_ptr<Database> db);
+    void report(Operation operation, int token, const Error &e);
+    /** The answer to a request cancelled before it started. */
+    void cancelledBeforeStart(Operation operation, int token);
 
+    RequestGate *mGate;
     std::unique_ptr<Database> mDb;
     std::unique_ptr<FilterStore> mStore;
     ConnectionSpec mSpec;
@@ -82,8 +83,6 @@ private:
     HeatScale mLastScale = HeatScale::Auto;
     static constexpr qint64 FullReadEverySeconds = 300;
     static constexpr qint64 ReadCostFactor = 10;
-    std::atomic<bool> *mCancel;
-    std::atomic<Database *> mRunning{nullptr};
 };
 
 } // namespace bloom

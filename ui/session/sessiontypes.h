@@ -23,8 +23,10 @@ struct FilterSummary {
     QString where; ///< user@host:port/db (never a password)
     QString serverVersion;
     bool readOnly = true;
-    QString checkSql; ///< the SQL a check runs, for "show the SQL"
-    QString chunkSql;
+    QString checkSql;          ///< the SQL a check runs, for "show the SQL"
+    QString chunkSql;          ///< what reading one chunk's bits runs ($1 the chunk)
+    QString lowerSql;          ///< what lowercasing a non-ASCII name on the server runs
+    QString referenceCheckSql; ///< the reference's check of one name, with this filter's table and function
     QString addSql;
     QString identity;       ///< the table's and function's oids
     double roundTripMs = 0; ///< of `select 1` right after connecting
@@ -89,6 +91,13 @@ struct ChangedSince {
     bool complete = true;        ///< false: VACUUM froze rows since (why says so)
     QString why;
     qint64 elapsedMs = 0;
+};
+
+/** How far a sample of the measured FPR is. */
+struct SampleProgress {
+    qint64 done = 0;
+    qint64 total = 0;
+    qint64 falsePositives = 0; ///< among the `done` probes
 };
 
 /** What the worker was doing when something failed. */

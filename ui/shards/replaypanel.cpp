@@ -240,12 +240,12 @@ QString ReplayPanel::replaySummary() const
     if (!mReplayDone || s.names == 0)
         return {};
     const double n = double(s.names);
-    return tr("%1 names, %2 checks on %3 shards. Without the filter: %4 shard queries (%5 a name; one "
+    return tr("%1 names, %2 checks on %3. Without the filter: %4 shard queries (%5 a name; one "
               "twelve-character free name: %6), p50 %7 ms, p99 %8 ms. With it: %9 (%10 a name; that name: %11), "
               "p50 %12 ms, p99 %13 ms. %14 checks said maybe, %15 of them deleted accounts' names.")
         .arg(s.names)
         .arg(s.checks)
-        .arg(mLastReplay.shards)
+        .arg(shardstyle::shardCount(mLastReplay.shards))
         .arg(s.shardQueriesWithout)
         .arg(double(s.shardQueriesWithout) / n, 0, 'f', 1)
         .arg(mLastReplay.freeNameWithout)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QCoreApplication>
 #include <QString>
 
 #include <algorithm>
@@ -16,6 +17,13 @@ inline const QColor WithoutColour(0xd9, 0x53, 0x4f);
 inline QString ms(double v)
 {
     return QString::number(v, 'f', v < 10 ? 2 : 1);
+}
+
+/** "1 shard", "3 shards". */
+inline QString shardCount(qint64 n)
+{
+    return n == 1 ? QCoreApplication::translate("bloom::shardstyle", "1 shard")
+                  : QCoreApplication::translate("bloom::shardstyle", "%L1 shards").arg(n);
 }
 
 inline double percentile(std::vector<double> v, double p)

@@ -116,9 +116,11 @@ TypingView::TypingView(ShardSession *session, QWidget *parent)
     layout->addLayout(columns, 1);
 
     connect(mSession, &ShardSession::opened, this, [this](int shards) {
-        mState->setText(tr("%1 shards. Without a filter a username check asks all %1 at every keystroke; "
-                           "with it, only when the filter says \"maybe\".")
-                            .arg(shards));
+        mState->setText(shards == 1 ? tr("1 shard. Without a filter a username check asks it at every keystroke; "
+                                         "with it, only when the filter says \"maybe\".")
+                                    : tr("%1 shards. Without a filter a username check asks all %1 at every "
+                                         "keystroke; with it, only when the filter says \"maybe\".")
+                                          .arg(shards));
         setEnabledAll(true);
     });
     connect(mSession, &ShardSession::openFailed, this,
@@ -295,10 +297,10 @@ void TypingView::onAudit(const AuditState &s)
                       .arg(r.falseNegatives.size() > 10 ? QStringLiteral(", ...") : QString());
     }
     mAuditLine->setText(
-        tr("Last audit %1 UTC over %2 shards: %3.<br>Measured FPR %4 (%5 of %6 never-added "
+        tr("Last audit %1 UTC over %2: %3.<br>Measured FPR %4 (%5 of %6 never-added "
            "probes; 95% interval %7 .. %8), estimated %9.%10")
             .arg(r.at.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")))
-            .arg(r.shards)
+            .arg(shardstyle::shardCount(r.shards))
             .arg(verdict)
             .arg(r.measured, 0, 'g', 3)
             .arg(r.falsePositives)

@@ -44,8 +44,9 @@ StepThroughView::StepThroughView(QWidget *parent)
     mName->setObjectName(QStringLiteral("stepName"));
     mName->setPlaceholderText(tr("type a username: every keystroke is a check"));
     // QLineEdit lays its whole text out again on every keystroke (linear, ~0.1 us a character): past
-    // 64 Ki characters a keystroke would cost more than a frame. The view says when a paste was cut.
-    mName->setMaxLength(int(MaxFieldCharacters));
+    // 64 Ki characters a keystroke would cost more than a frame, so nameEdited() cuts a longer paste
+    // there and says so. The field itself takes any paste (Qt's own limit, 32,767, cut silently).
+    mName->setMaxLength(16 * 1024 * 1024);
     mName->setAccessibleName(tr("Name"));
     mBack = new QPushButton(tr("< Back"), this);
     mBack->setObjectName(QStringLiteral("stepBack"));
@@ -89,7 +90,7 @@ StepThroughView::StepThroughView(QWidget *parent)
 
     connect(mName, &QLineEdit::textChanged, this, &StepThroughView::nameEdited);
     connect(mDebounce, &QTimer::timeout, this, [this] {
-        if (mSession && mSession->isOpen() && validateName(mName->text().toUtf8()).ok())
+        if (mCutFrom == 0 && mSession && mSession->isOpen() && validateName(mName->text().toUtf8()).ok())
             mSession->step(mName->text());
     });
     connect(mBack, &QPushButton::clicked, this, [this] { setStep(mStep - 1); });
@@ -101,8 +102,8 @@ void StepThroughView::setSession(FilterSession *session)
 {
     mSession = session;
     connect(session, &FilterSession::stepReady, this, [this](const StepResult &r) {
-        if (r.explanation.name != mName->text())
-            return; // typed on since
+        if (mCutFrom > 0 || r.explanation.name != mName->text())
+            return; // typed on since, or cut: a verdict only ever for the name in the field, as given
         mResult = r;
         mHaveResult = true;
         mError.clear();
@@ -111,8 +112,8 @@ void StepThroughView::setSession(FilterSession *session)
         render();
         emit resultReady();
     });
-    connect(session, &FilterSession::failed, this, [this](Operation op, const Error &e, bool) {
-        if (op == Operation::Step) {
+    connect(session, &FilterSession::failed, this, [this](Operation op, int, const Error &e, bool) {
+        if (op == Operation::Step && mCutFrom == 0) {
             mHaveResult = false;
             mDbFailed = true;
             // A NULL or missing chunk row: the hash and the placement stand, the row and a verdict do not.
@@ -176,14 +177,26 @@ void StepThroughView::keyPressEvent(QKeyEvent *e)
 
 void StepThroughView::nameEdited()
 {
+    if (mName->text().size() > MaxFieldCharacters) {
+        // Cut once, here (and said); the field then holds what a keystroke can afford to lay out.
+        mCutFrom = mName->text().size();
+        const QSignalBlocker block(mName);
+        mName->setText(mName->text().left(MaxFieldCharacters));
+        mCutText = mName->text();
+    } else if (mCutFrom > 0 && mName->text() != mCutText) {
+        mCutFrom = 0; // edited since: the field's name is the user's own again
+        mCutText.clear();
+    }
     const QString name = mName->text();
     mHaveResult = false;
     mError.clear();
     mRowError.clear();
     mDbFailed = false;
-    if (name.size() >= MaxFieldCharacters)
-        mError = tr("The step-through takes names up to %L1 characters and this one reached it (a longer paste is "
-                    "cut there). bloomctl explain takes names up to 1 MiB.")
+    if (mCutFrom > 0)
+        mError = tr("The name pasted has %L1 characters; the field takes %L2 and the rest was cut. No verdict is "
+                    "shown: it would be the cut name's, not the one pasted. bloomctl explain takes names up to "
+                    "1 MiB (bloomctl explain \"$(cat name.txt)\").")
+                     .arg(mCutFrom)
                      .arg(MaxFieldCharacters);
     else if (auto s = validateName(name.toUtf8()); !s)
         mError = s.error().message;
@@ -209,13 +222,12 @@ QString StepThroughView::text() const
 QString StepThroughView::stepHtml(int step) const
 {
     const Explanation &e = mHaveResult ? mResult.explanation : mOffline;
-    const QString table = mSession && mSession->isOpen() ? mSession->summary().ref.table : tr("username_filter");
     const QString mono = QStringLiteral("<span style='font-family:monospace'>%1</span>");
     switch (step) {
     case Lowercase: {
         QString how = loweringLabel(e.lowering);
-        if (e.lowering == Lowering::Server)
-            how += tr(" &mdash; SQL: <code>select lower($1)</code>");
+        if (e.lowering == Lowering::Server && mSession && mSession->isOpen())
+            how += tr(" &mdash; SQL: <code>%1</code>").arg(esc(mSession->summary().lowerSql));
         return tr("<b>%1</b> &rarr; <b>%2</b> <i>(%3)</i>").arg(shown(e.name), shown(e.normalized), how);
     }
     case Md5:
@@ -272,11 +284,11 @@ QString StepThroughView::stepHtml(int step) const
         QStringList set, clear;
         for (int b : e.setBits())
             (mResult.chunkBits.at(b) == '1' ? set : clear) << QString::number(b);
-        return tr("row &amp; mask keeps {%1}; missing {%2} &rarr; row &amp; mask = mask is <b>%3</b> &mdash; "
-                  "the reference check: <code>select bits &amp; mask = mask from %4 join username_bits($1) using "
-                  "(chunk)</code>")
+        return tr("row &amp; mask keeps {%1}; missing {%2} &rarr; row &amp; mask = mask is <b>%3</b> (on the "
+                  "row above, here) &mdash; the reference's check does the same on the server: <code>%4</code>")
             .arg(set.join(QLatin1Char(',')), clear.join(QLatin1Char(',')),
-                 mResult.maybe ? QStringLiteral("true") : QStringLiteral("false"), esc(table));
+                 mResult.maybe ? QStringLiteral("true") : QStringLiteral("false"),
+                 esc(mSession->summary().referenceCheckSql));
     }
     case Verdict:
         if (!mHaveResult)

@@ -26,8 +26,11 @@ public:
     enum Step { Lowercase, Md5, HashBits, ChunkRow, ChunkBits, AndMask, Verdict, StepCount };
 
     explicit StepThroughView(QWidget *parent = nullptr);
-    /** The name field's limit (bench_step: a keystroke stays under 16 ms up to it). */
+    /** The name field's limit (bench_step: a keystroke stays under 16 ms up to it). A longer paste is
+     *  cut there, the view says so and shows no verdict: it would be the cut name's, not the one pasted. */
     static constexpr int MaxFieldCharacters = 65536;
+    /** The length of the name that was cut to the field's limit (0: the field holds what was typed). */
+    qsizetype cutFrom() const { return mCutFrom; }
 
     void setSession(FilterSession *session);
     void setName(const QString &name);
@@ -77,6 +80,8 @@ private:
     QString mError;
     QString mRowError;
     bool mDbFailed = false;
+    qsizetype mCutFrom = 0;
+    QString mCutText; ///< what the field held once cut: any edit after it is a name of its own
 };
 
 } // namespace bloom

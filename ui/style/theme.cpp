@@ -5,13 +5,17 @@
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QGuiApplication>
+#include <QIcon>
 #include <QLayout>
 #include <QLegend>
 #include <QMainWindow>
+#include <QPainter>
+#include <QProxyStyle>
 #include <QScreen>
 #include <QScrollArea>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 #include <QTimer>
 #include <QWidget>
 
@@ -99,15 +103,57 @@ QPalette darkPalette()
     return p;
 }
 
+namespace {
+
+class ContrastStyle : public QProxyStyle {
+public:
+    ContrastStyle()
+        : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion")))
+    {
+    }
+    void drawPrimitive(PrimitiveElement pe, const QStyleOption *o, QPainter *p, const QWidget *w) const override
+    {
+        QProxyStyle::drawPrimitive(pe, o, p, w);
+        if ((pe != PE_IndicatorCheckBox && pe != PE_IndicatorRadioButton) || !isDark(o->palette))
+            return;
+        // WCAG's 3:1 for the boundary of a control, on the window and on the box's own fill.
+        const QColor edge = readable(readable(QColor(0x9a, 0x9a, 0x9a), o->palette.color(QPalette::Window), 3.0),
+                                     o->palette.color(QPalette::Base), 3.0);
+        p->save();
+        p->setPen(QPen(edge, 1));
+        p->setBrush(Qt::NoBrush);
+        if (pe == PE_IndicatorRadioButton) {
+            p->setRenderHint(QPainter::Antialiasing);
+            p->drawEllipse(QRectF(o->rect).adjusted(0.5, 0.5, -0.5, -0.5));
+        } else {
+            p->drawRect(o->rect.adjusted(0, 0, -1, -1));
+        }
+        p->restore();
+    }
+};
+
+} // namespace
+
+QStyle *style()
+{
+    return new ContrastStyle;
+}
+
 bool applyPalette(const QString &name)
 {
     if (name.isEmpty() || name == QLatin1String("system"))
         return true;
     if (name != QLatin1String("light") && name != QLatin1String("dark"))
         return false;
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setStyle(style());
     QApplication::setPalette(name == QLatin1String("dark") ? darkPalette() : lightPalette());
     return true;
+}
+
+QIcon appIcon()
+{
+    return QIcon::fromTheme(QStringLiteral("org.bloomscope.Bloomscope"),
+                            QIcon(QStringLiteral(":/icons/org.bloomscope.Bloomscope.svg")));
 }
 
 QPalette lightPalette()

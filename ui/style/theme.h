@@ -8,6 +8,8 @@
 #include <cmath>
 
 class QChart;
+class QStyle;
+class QIcon;
 class QWidget;
 
 namespace bloom::theme {
@@ -28,8 +30,12 @@ bool isDark(const QPalette &p);
 QPalette darkPalette();
 /** Fusion's light palette, its placeholder text made readable. */
 QPalette lightPalette();
-/** "light", "dark" or "system" (leave the platform's); false for another word. */
+/** "light", "dark" or "system" (leave the platform's); false for another word. Light and dark use
+ *  style(). */
 bool applyPalette(const QString &name);
+/** Fusion, with the outline of a check box and a radio button readable on a dark window (Fusion draws
+ *  it a shade darker than the window: on #2b2b2b the Pause box all but vanished). A new style each call. */
+QStyle *style();
 
 /** Text colours with a meaning, readable on the palette's Base and Window. */
 QColor errorText(const QPalette &p);
@@ -77,6 +83,10 @@ QColor seriesColour(const QColor &wanted, const QPalette &p);
  *  smaller (HiDPI at QT_SCALE_FACTOR=2, small laptops); its minimum stays within 900 x 600. On a screen
  *  smaller than a main window's minimum, its central widget scrolls, so the window still fits. */
 void fitToScreen(QWidget *window, const QSize &preferred);
+
+/** The application's icon (the hicolor theme's when installed, else the SVG built in): every window
+ *  shows it (X11's _NET_WM_ICON, the task bar). */
+QIcon appIcon();
 
 /** A chart drawn in the widget's palette: background, title, axes, grid and legend (series keep their pens). */
 void styleChart(QChart *chart, const QPalette &p);

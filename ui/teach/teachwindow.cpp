@@ -63,27 +63,31 @@ TeachWindow::TeachWindow(QWidget *parent)
 
     // Every action is on a key, and on the window itself too: presentation mode hides the menus.
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    const auto add = [this](QMenu *menu, const QString &text, const QKeySequence &keys, auto slot) {
+    file->setObjectName(QStringLiteral("menuFile"));
+    const auto add = [this](QMenu *menu, const char *name, const QString &text, const QKeySequence &keys, auto slot) {
         QAction *a = menu->addAction(text, this, slot);
+        a->setObjectName(QLatin1String(name));
         if (!keys.isEmpty())
             a->setShortcut(keys);
         addAction(a);
         return a;
     };
-    add(file, tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O), [this] { chooseOpen(); });
-    add(file, tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S), [this] { chooseSave(); });
+    add(file, "actionOpenSession", tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O), [this] { chooseOpen(); });
+    add(file, "actionSaveSession", tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S), [this] { chooseSave(); });
     file->addSeparator();
-    add(file, tr("Export a &slide (SVG, PDF)..."), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { chooseSlide(); });
-    add(file, tr("Export the &log as a table (CSV)..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+    add(file, "actionExportSlide", tr("Export a &slide (SVG, PDF)..."), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { chooseSlide(); });
+    add(file, "actionExportLog", tr("Export the &log as a table (CSV)..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
         [this] { chooseLog(); });
-    add(file, tr("Export the &window (PNG)..."), QKeySequence(), [this] { chooseExport(); });
+    add(file, "actionExportPicture", tr("Export the &window (PNG)..."), QKeySequence(), [this] { chooseExport(); });
     file->addSeparator();
-    add(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [] { QApplication::quit(); });
+    add(file, "actionQuit", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [] { QApplication::quit(); });
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("menuView"));
     mPresentAction =
-        add(view, tr("&Presentation mode"), QKeySequence(Qt::Key_F11), [this] { setPresentation(!mPresentation); });
+        add(view, "actionPresentation", tr("&Presentation mode"), QKeySequence(Qt::Key_F11), [this] { setPresentation(!mPresentation); });
     mPresentAction->setCheckable(true);
     auto *leave = new QAction(tr("Leave presentation mode"), this);
+    leave->setObjectName(QStringLiteral("actionLeavePresentation"));
     leave->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(leave, &QAction::triggered, this, [this] {
         if (mPresentation)
@@ -92,11 +96,12 @@ TeachWindow::TeachWindow(QWidget *parent)
     addAction(leave);
     view->addSeparator();
     for (int i = 0; i < mTabs->count(); ++i)
-        add(view, mTabs->tabText(i), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), [this, i] { switchTab(i); });
+        add(view, "", mTabs->tabText(i), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), [this, i] { switchTab(i); })
+            ->setObjectName(QStringLiteral("actionTab%1").arg(i + 1));
     // Ctrl+Tab cycles both ways from any tab (QTabWidget's own only while a child of it has the focus).
-    add(view, tr("Next tab"), QKeySequence(Qt::CTRL | Qt::Key_Tab),
+    add(view, "actionNextTab", tr("Next tab"), QKeySequence(Qt::CTRL | Qt::Key_Tab),
         [this] { switchTab((mTabs->currentIndex() + 1) % mTabs->count()); });
-    add(view, tr("Previous tab"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+    add(view, "actionPreviousTab", tr("Previous tab"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
         [this] { switchTab((mTabs->currentIndex() + mTabs->count() - 1) % mTabs->count()); });
 
     theme::fitToScreen(this, QSize(1280, 800));

@@ -1,19 +1,19 @@
-// MainWindow's history: the recorded snapshots in the FPR tab, the heatmap's "written since a
-// snapshot", and Admin > Record a snapshot now. Every read runs on the session's worker.
-#include "mainwindow.h"
-#include "style/statuslabel.h"
+#include "fpr/historycontroller.h"
 
 #include "fpr/fprview.h"
 #include "fpr/historychart.h"
 #include "heatmap/heatmapwidget.h"
 #include "session/filtersession.h"
+#include "style/statuslabel.h"
 
 #include <QAbstractItemView>
+#include <QAction>
 #include <QComboBox>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 
 namespace bloom {
 
@@ -26,7 +26,59 @@ constexpr qint64 HistoryWhileNoneMs = 2'000;
 
 } // namespace
 
-QWidget *MainWindow::makeSinceChooser(QWidget *parent)
+HistoryController::HistoryController(FilterSession *session, FprView *fpr, HeatmapWidget *heatmap, StatusLabel *status,
+                                     QWidget *window)
+    : QObject(window)
+    , mSession(session)
+    , mFpr(fpr)
+    , mHeatmap(heatmap)
+    , mStatus(status)
+    , mWindow(window)
+{
+    mRecord = new QAction(tr("Record a sna&pshot now"), this);
+    mRecord->setObjectName(QStringLiteral("actionRecordSnapshot"));
+    connect(mRecord, &QAction::triggered, this, &HistoryController::recordSnapshot);
+    connect(mSession, &FilterSession::historyReady, this, &HistoryController::onHistory);
+    connect(mSession, &FilterSession::changedSinceReady, this, &HistoryController::onChangedSince);
+    connect(mSession, &FilterSession::recorded, this, [this](int, const Snapshot &s) {
+        mStatus->setText(tr("Recorded a snapshot of %1 at %2: about %L3 names, estimated FPR %4")
+                             .arg(s.table, QLocale().toString(s.takenAt.toLocalTime(), QLocale::ShortFormat))
+                             .arg(qRound64(s.estimatedNames))
+                             .arg(s.estimatedFpr, 0, 'g', 3));
+        reload();
+    });
+    connect(mSession, &FilterSession::failed, this, [this](Operation op, int token, const Error &e, bool lost) {
+        if (lost)
+            return;                     // the window's status line says the connection is gone
+        if (op == Operation::History) { // the FPR tab says it; the window's own refreshes are plotted
+            mFpr->setHistoryNote(tr("The history cannot be read (%1)").arg(e.message));
+        } else if (op == Operation::ChangedSince) {
+            mStatus->setText(tr("Which chunks were written since the snapshot cannot be read: %1").arg(e.toString()));
+        } else if (op == Operation::Record && token == mRecordToken) {
+            mStatus->setText(tr("Recording a snapshot failed: %1").arg(e.toString()));
+            if (e.consent == QLatin1String("publication-ok")) {
+                // A publication would send the new history table to subscribers: the same refusal and
+                // SQL as bloomctl's, and its --publication-ok as a button.
+                QMessageBox box(QMessageBox::Warning, tr("Bloomscope"), tr("record refused:\n\n%1").arg(e.message),
+                                QMessageBox::Cancel, mWindow);
+                box.setObjectName(QStringLiteral("publicationRefusal"));
+                box.setInformativeText(tr("Fix: %1").arg(e.fix));
+                box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+                QPushButton *ahead =
+                    box.addButton(tr("The subscribers ran it: &record anyway"), QMessageBox::AcceptRole);
+                box.setDefaultButton(QMessageBox::Cancel);
+                box.exec();
+                if (box.clickedButton() == ahead)
+                    record(true);
+            } else {
+                QMessageBox::warning(mWindow, tr("Record a snapshot"),
+                                     tr("Recording a snapshot failed:\n\n%1").arg(e.toString()));
+            }
+        }
+    });
+}
+
+QWidget *HistoryController::makeSinceChooser(QWidget *parent)
 {
     auto *box = new QWidget(parent);
     auto *row = new QHBoxLayout(box);
@@ -57,49 +109,39 @@ QWidget *MainWindow::makeSinceChooser(QWidget *parent)
                 return;
             }
     });
-    connect(mSession, &FilterSession::historyReady, this, &MainWindow::onHistory);
-    connect(mSession, &FilterSession::changedSinceReady, this, &MainWindow::onChangedSince);
-    connect(mSession, &FilterSession::recorded, this, [this](const Snapshot &s) {
-        mStatus->setText(tr("Recorded a snapshot of %1 at %2: about %L3 names, estimated FPR %4")
-                             .arg(s.table, QLocale().toString(s.takenAt.toLocalTime(), QLocale::ShortFormat))
-                             .arg(qRound64(s.estimatedNames))
-                             .arg(s.estimatedFpr, 0, 'g', 3));
-        reloadHistory();
-    });
     return box;
 }
 
-void MainWindow::historyOpened()
+void HistoryController::opened()
 {
-    // Another filter (or the same after a swap): its history is read whole, the chooser starts over.
     mHeatmap->clearChangedSince();
     mSince->clear();
     mSince->addItem(tr("the last refresh"), qint64(0));
-    reloadHistory();
+    reload();
 }
 
-void MainWindow::reloadHistory()
+void HistoryController::reload()
 {
-    mHistoryAskedAtMs = QDateTime::currentMSecsSinceEpoch();
+    mAskedAtMs = QDateTime::currentMSecsSinceEpoch();
     mSession->history(0);
 }
 
-void MainWindow::historyRefreshed(const FillResult &r)
+void HistoryController::refreshed(const FillResult &r)
 {
     // Snapshots recorded elsewhere (a timer, pg_cron, the demo) come in with the refreshes.
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 every = mFpr->history()->snapshots().isEmpty() ? HistoryWhileNoneMs : HistoryEveryMs;
-    if (now - mHistoryAskedAtMs >= every) {
+    if (now - mAskedAtMs >= every) {
         // After the newest known id; with none known yet, all of it (a table may have appeared).
         if (mSession->history(mFpr->history()->lastId()))
-            mHistoryAskedAtMs = now;
+            mAskedAtMs = now;
     }
     // A read that found writes adds to "written since" too.
     if (const auto &since = mHeatmap->changedSince(); since && !r.unchanged && !r.throttled)
         mSession->changedSince(since->snapshot);
 }
 
-void MainWindow::onHistory(const HistoryResult &r)
+void HistoryController::onHistory(const HistoryResult &r)
 {
     if (!r.available) {
         mFpr->setSnapshots({});
@@ -129,7 +171,7 @@ void MainWindow::onHistory(const HistoryResult &r)
         mHeatmap->clearChangedSince(); // thinned away meanwhile
 }
 
-void MainWindow::onChangedSince(const ChangedSince &r)
+void HistoryController::onChangedSince(const ChangedSince &r)
 {
     if (mSince->currentData().toLongLong() != r.snapshot.id)
         return; // chosen away meanwhile
@@ -144,15 +186,20 @@ void MainWindow::onChangedSince(const ChangedSince &r)
     mStatus->setText(text);
 }
 
-void MainWindow::recordSnapshot()
+void HistoryController::recordSnapshot()
 {
     if (!mSession->isOpen() || mSession->summary().readOnly) {
-        QMessageBox::information(this, tr("Record a snapshot"),
+        QMessageBox::information(mWindow, tr("Record a snapshot"),
                                  tr("Recording writes a row into bloomscope_history: switch on admin mode first."));
         return;
     }
+    record(false);
+}
+
+void HistoryController::record(bool publicationOk)
+{
     mStatus->setText(tr("Recording a snapshot of %1...").arg(mSession->summary().ref.table));
-    mSession->record();
+    mRecordToken = mSession->record(publicationOk);
 }
 
 } // namespace bloom

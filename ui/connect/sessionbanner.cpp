@@ -1,0 +1,46 @@
+#include "connect/sessionbanner.h"
+
+#include "style/theme.h"
+
+namespace bloom {
+
+SessionBanner::SessionBanner(QWidget *parent)
+    : QLabel(parent)
+{
+    setObjectName(QStringLiteral("environmentBanner"));
+    setAlignment(Qt::AlignCenter);
+    setAccessibleName(tr("Session"));
+    setTextFormat(Qt::PlainText); // a profile's name and the server's are not markup
+    hide();
+}
+
+QString SessionBanner::describe(const FilterSummary *s, const Profile &profile)
+{
+    if (!s) {
+        hide();
+        return tr("Bloomscope");
+    }
+    const QString mode = s->readOnly ? tr("read-only") : tr("ADMIN: writes allowed");
+    const QString env = profile.environment.isEmpty() ? QString() : profile.environment.toUpper();
+    // The banner always says where the window is and whether it writes; the environment colours it.
+    const QColor colour = profile.colour();
+    if (colour.isValid())
+        setStyleSheet(theme::bannerStyle(colour));
+    else if (!s->readOnly)
+        setStyleSheet(theme::bannerStyle(theme::adminBanner()));
+    else
+        setStyleSheet(QStringLiteral("padding:3px"));
+    QStringList parts;
+    if (!env.isEmpty())
+        parts << env;
+    if (!profile.name.isEmpty())
+        parts << profile.name;
+    parts << tr("%1 on %2").arg(s->ref.table, s->where);
+    parts << (s->readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
+    setText(parts.join(QStringLiteral(" \u2014 ")));
+    show();
+    return env.isEmpty() ? tr("Bloomscope \u2014 %1 on %2 (%3)").arg(s->ref.table, s->where, mode)
+                         : tr("Bloomscope \u2014 %1 \u2014 %2 on %3 (%4)").arg(env, s->ref.table, s->where, mode);
+}
+
+} // namespace bloom
