@@ -543,6 +543,8 @@ void MainWindow::opened(const FilterSummary &s)
     mChunk->clear();
     mChunkLabel->setText(tr("Click a chunk in the heatmap, or type its number."));
     mDamageBanner->hide(); // another filter, or the same after a swap: its first read says
+    if (!s.followed)
+        mRole.reset(); // another server: its first refresh says how far its replay is
     mStatus->setStyleSheet(QString());
     mStatus->setText(s.followed ? tr("%1 was swapped by another session: now attached to the new %1 (%2)")
                                       .arg(s.ref.table, s.geometry.describe())
@@ -677,8 +679,15 @@ void MainWindow::onRefreshed(const FillResult &r)
     mStatus->setStyleSheet(damage.empty() ? QString() : theme::textStyle(theme::errorText(palette())));
     const QString when = QLocale().toString(r.checkedAt.toLocalTime().time(), QLocale::LongFormat);
     const QString taken = QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat);
+    const bool standby = r.role.inRecovery;
+    if (!mRole || mRole->inRecovery != standby || standby) { // a standby's banner says how far its replay is
+        mRole = r.role;
+        updateTitle();
+    }
     const QString cost =
-        r.unchanged ? tr("checked %1: no write since %2, no row read").arg(when, taken)
+        r.unchanged ? (standby ? tr("checked %1: nothing replayed since %2, no row read")
+                               : tr("checked %1: no write since %2, no row read"))
+                          .arg(when, taken)
         : r.throttled
             ? tr("checked %1: the table changed; the picture of %2 stands until %3 (the last read took "
                  "%4 ms: at most one every %5 s)")
@@ -700,11 +709,12 @@ void MainWindow::onRefreshed(const FillResult &r)
                             : next != mInterval->value()
                                 ? tr("idle: next in %1 s, every %2 s once it changes").arg(next).arg(mInterval->value())
                                 : tr("every %1 s").arg(next);
-    mStatus->setText(
-        damage.empty()
-            ? tr("%1 on %2 \u2014 %3 (%4)").arg(mSession->summary().ref.table, mSession->summary().where, cost, cadence)
-            : tr("%1 on %2 is DAMAGED (%3) \u2014 %4 (%5)")
-                  .arg(mSession->summary().ref.table, mSession->summary().where, damage.describe(), cost, cadence));
+    const QString where =
+        standby ? tr("%1, a %2").arg(mSession->summary().where, r.role.describe()) : mSession->summary().where;
+    mStatus->setText(damage.empty()
+                         ? tr("%1 on %2 \u2014 %3 (%4)").arg(mSession->summary().ref.table, where, cost, cadence)
+                         : tr("%1 on %2 is DAMAGED (%3) \u2014 %4 (%5)")
+                               .arg(mSession->summary().ref.table, where, damage.describe(), cost, cadence));
     historyRefreshed(r);
     emit refreshed();
 }
@@ -760,7 +770,11 @@ void MainWindow::updateTitle()
         return;
     }
     const FilterSummary &s = mSession->summary();
-    const QString mode = s.readOnly ? tr("read-only") : tr("ADMIN: writes allowed");
+    // A standby takes no write whatever the mode: the banner says where writes go instead.
+    const bool standby = mRole ? mRole->inRecovery : s.standby;
+    const QString mode = standby      ? tr("STANDBY, read-only replica")
+                         : s.readOnly ? tr("read-only")
+                                      : tr("ADMIN: writes allowed");
     const QString env = mProfile.environment.isEmpty() ? QString() : mProfile.environment.toUpper();
     setWindowTitle(env.isEmpty()
                        ? tr("Bloomscope \u2014 %1 on %2 (%3)").arg(s.ref.table, s.where, mode)
@@ -781,7 +795,11 @@ void MainWindow::updateTitle()
     if (!mProfile.name.isEmpty())
         parts << mProfile.name;
     parts << tr("%1 on %2").arg(s.ref.table, s.where);
-    parts << (s.readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
+    if (standby)
+        parts << (mRole ? tr("STANDBY: %1; writes go to the primary").arg(mRole->describe())
+                        : tr("STANDBY (read-only replica); writes go to the primary"));
+    else
+        parts << (s.readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
     mBanner->setText(parts.join(QStringLiteral(" \u2014 ")));
     mBanner->setAccessibleName(tr("Session"));
     mBanner->show();

@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QAction;
 class QCheckBox;
 class QComboBox;
@@ -152,6 +154,8 @@ private:
     QCheckBox *mAdapt = nullptr;
     QTimer *mTimer = nullptr;
     int mIdleRefreshes = 0; ///< refreshes in a row that found nothing written
+    /** The server's role at the last refresh (a standby's replay lag); none before the session's first. */
+    std::optional<ServerRole> mRole;
     QAction *mAdminAction = nullptr;
     QList<QAction *> mWriteActions;
     QList<QAction *> mExportActions;

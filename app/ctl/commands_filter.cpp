@@ -103,6 +103,7 @@ int cmdInfo(Context &c)
         return c.fail(s->damageError(fill->damage));
     const TableHealth *health = &reading->health;
     const RebuildState *rebuild = &reading->rebuild;
+    const ServerRole &role = reading->role;
     const Geometry &g = s->geometry();
     const double names = fill->estimatedNames();
     const double fprNow = fill->estimatedFpr();
@@ -139,6 +140,14 @@ int cmdInfo(Context &c)
                       {QStringLiteral("last_autovacuum"), whenJson(health->lastAutovacuum)},
                       {QStringLiteral("last_analyze"), whenJson(health->lastAnalyze)},
                       {QStringLiteral("last_autoanalyze"), whenJson(health->lastAutoanalyze)},
+                      {QStringLiteral("server_role"),
+                       role.inRecovery ? QStringLiteral("standby") : QStringLiteral("primary")},
+                      {QStringLiteral("replay_lag_seconds"),
+                       role.replayLagSeconds ? QJsonValue(*role.replayLagSeconds) : QJsonValue()},
+                      // On a standby the tuple counts and vacuum times above are its own (it counts no
+                      // replicated write), not the table's on the primary.
+                      {QStringLiteral("statistics_of"),
+                       role.inRecovery ? QStringLiteral("this standby") : QStringLiteral("this server")},
                   });
         return ExitOk;
     }
@@ -155,12 +164,22 @@ int cmdInfo(Context &c)
       << formatBytes(quint64(health->heapBytes)) << ", index " << formatBytes(quint64(health->indexBytes))
       << "; packed rows would need " << formatBytes(quint64(health->packedHeapBytes))
       << (health->fillfactor != 100 ? QStringLiteral(" at fillfactor %1").arg(health->fillfactor) : QString()) << ")\n"
-      << "health          " << health->liveTuples << " live, " << health->deadTuples << " dead tuples; bloat "
-      << QString::number(health->bloat, 'f', 2) << "x\n"
-      << "vacuum          last " << when(health->lastVacuum) << ", last autovacuum " << when(health->lastAutovacuum)
-      << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
-      << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze " << when(health->lastAutoanalyze)
-      << '\n';
+      << "server          " << role.describe() << '\n';
+    if (role.inRecovery) {
+        // A standby's statistics count only what happened on the standby: no replicated write, no vacuum
+        // of the primary's. Shown as such, never as the table's health.
+        o << "health          bloat " << QString::number(health->bloat, 'f', 2)
+          << "x; tuple counts, vacuum and analyze: this standby's own statistics (" << health->liveTuples << " live, "
+          << health->deadTuples << " dead tuples, vacuum " << when(health->lastVacuum)
+          << "): a standby counts no replicated write; run info on the primary for the table's\n";
+    } else {
+        o << "health          " << health->liveTuples << " live, " << health->deadTuples << " dead tuples; bloat "
+          << QString::number(health->bloat, 'f', 2) << "x\n"
+          << "vacuum          last " << when(health->lastVacuum) << ", last autovacuum " << when(health->lastAutovacuum)
+          << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
+          << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze "
+          << when(health->lastAutoanalyze) << '\n';
+    }
     if (const RebuildState *st = &*rebuild; st->exists && !st->running && st->stage == QLatin1String("ready")) {
         o << "rebuild         " << st->newTable << " is rebuilt and waits: 'bloomctl swap " << st->newTable
           << "' (or 'bloomctl rebuild --abort'); until then the live function records every name (" << st->pending
@@ -177,7 +196,7 @@ int cmdInfo(Context &c)
           << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
           << " pending name(s): the live function records every name until 'bloomctl swap " << st->newTable
           << "' or 'bloomctl rebuild --abort'\n";
-    if (health->deadTuples > health->liveTuples / 5)
+    if (!role.inRecovery && health->deadTuples > health->liveTuples / 5)
         o << "note            many dead tuples: every add rewrites a ~1 KiB row; VACUUM " << s->ref().table
           << " (or tune autovacuum_vacuum_scale_factor for it)\n";
     return ExitOk;

@@ -32,7 +32,7 @@ FilterRef liveRef(const Args &a);
 int cmdRebuild(Context &c)
 {
     const Args &a = c.args();
-    auto db = c.database();
+    auto db = c.writableDatabase(QStringLiteral("rebuilding %1").arg(a.option("table", FilterRef().table)));
     if (!db)
         return c.fail(db.error());
     if (a.flag("abort")) {
@@ -208,7 +208,7 @@ int cmdSwap(Context &c)
     const Args &a = c.args();
     if (a.positional.size() != 2)
         return c.usage(QStringLiteral("swap takes the rebuilt TABLE"));
-    auto db = c.database();
+    auto db = c.writableDatabase(QStringLiteral("swapping in %1").arg(a.positional[1]));
     if (!db)
         return c.fail(db.error());
     const QString table = a.positional[1];
@@ -274,7 +274,7 @@ int cmdSwap(Context &c)
 
 int cmdDropOld(Context &c)
 {
-    auto db = c.database();
+    auto db = c.writableDatabase(QStringLiteral("dropping the old pair"));
     if (!db)
         return c.fail(db.error());
     const FilterRef live = liveRef(c.args());

@@ -118,11 +118,13 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     d->mCancel = PQgetCancel(d->mPg);
 
     QSqlQuery q(d->mDb);
-    if (!q.exec(QStringLiteral("select current_setting('server_encoding'), current_setting('server_version')")) ||
+    if (!q.exec(QStringLiteral("select current_setting('server_encoding'), current_setting('server_version'), "
+                               "pg_catalog.pg_is_in_recovery()")) ||
         !q.next())
         return queryError(q, QStringLiteral("reading the server encoding"));
     const QString encoding = q.value(0).toString();
     d->mServerVersion = q.value(1).toString();
+    d->mInRecovery = q.value(2).toBool();
     if (encoding != QLatin1String("UTF8"))
         return makeError(ErrorKind::Encoding,
                          QStringLiteral("database %1 uses the %2 encoding, not UTF8: md5(lower(name)) would hash "
@@ -145,6 +147,57 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     }
     d->mOptions = options;
     return d;
+}
+
+QString ServerRole::describe() const
+{
+    if (!inRecovery)
+        return QStringLiteral("primary");
+    QString out = QStringLiteral("standby (read-only replica)");
+    if (replayLagSeconds)
+        out += QStringLiteral(", replay lag %1 s").arg(qMax(0.0, *replayLagSeconds), 0, 'f', 1);
+    else
+        out += QStringLiteral(", nothing replayed yet");
+    if (receivedAhead > 0)
+        out += QStringLiteral(" (%L1 bytes received, not yet replayed)").arg(receivedAhead);
+    return out;
+}
+
+Result<ServerRole> Database::readRole()
+{
+    // On a primary the replay functions are NULL. The lag is the age of the last replayed commit: it
+    // grows while the primary writes nothing, which is why the received-but-not-replayed bytes go with it.
+    QSqlQuery q(mDb);
+    if (!q.exec(QStringLiteral(
+            "select pg_catalog.pg_is_in_recovery(), "
+            "extract(epoch from pg_catalog.now() - pg_catalog.pg_last_xact_replay_timestamp())::float8, "
+            "pg_catalog.pg_last_wal_replay_lsn()::text, "
+            "(pg_catalog.pg_last_wal_replay_lsn() - '0/0'::pg_catalog.pg_lsn)::int8, "
+            "greatest(pg_catalog.pg_last_wal_receive_lsn() - pg_catalog.pg_last_wal_replay_lsn(), 0)::int8")) ||
+        !q.next())
+        return queryError(q, QStringLiteral("reading whether the server is a standby"));
+    ServerRole r;
+    r.inRecovery = q.value(0).toBool();
+    if (!q.value(1).isNull())
+        r.replayLagSeconds = q.value(1).toDouble();
+    r.replayLsn = q.value(2).toString();
+    r.replayLsnBytes = q.value(3).isNull() ? -1 : q.value(3).toLongLong();
+    r.receivedAhead = q.value(4).toLongLong();
+    mInRecovery = r.inRecovery; // a promotion ends recovery: writes are no longer refused up front
+    return r;
+}
+
+Status Database::requirePrimary(const QString &what) const
+{
+    if (!mInRecovery)
+        return success();
+    Error e =
+        makeError(ErrorKind::Server,
+                  QStringLiteral("%1: this server is a standby (read-only replica): connect to the primary").arg(what),
+                  QStringLiteral("run it against the primary server; this standby shows the write once it has "
+                                 "replayed it"));
+    e.sqlState = QStringLiteral("25006");
+    return e;
 }
 
 void Database::cancel()

@@ -4,11 +4,13 @@
 #include "postgres/connectionspec.h"
 #include "postgres/identifier.h"
 
+#include <QDateTime>
 #include <QSqlDatabase>
 #include <QString>
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 typedef struct pg_conn PGconn;
 typedef struct pg_cancel PGcancel;
@@ -16,6 +18,20 @@ class QSqlError;
 class QSqlQuery;
 
 namespace bloom {
+
+/** Where the server stands in replication: a primary, or a hot standby and how far its replay is. */
+struct ServerRole {
+    bool inRecovery = false; ///< pg_is_in_recovery(): a hot standby (read-only replica)
+    /** now() - pg_last_xact_replay_timestamp(): how long ago the last transaction it replayed committed
+     *  on the primary (it grows while the primary writes nothing); none before the first replay. */
+    std::optional<double> replayLagSeconds;
+    QString replayLsn;          ///< pg_last_wal_replay_lsn(), "0/3000148"
+    qint64 replayLsnBytes = -1; ///< the same as a byte position: it moves with every replayed write
+    qint64 receivedAhead = 0;   ///< WAL received but not yet replayed, in bytes
+
+    /** "standby (read-only replica), replay lag 2.1 s", or "primary". */
+    QString describe() const;
+};
 
 /**
  * One PostgreSQL session through Qt's QPSQL driver, with its libpq handle for COPY and cancel.
@@ -48,6 +64,12 @@ public:
     /** What the session was opened with: another connection of the session's opens with the same. */
     const Options &options() const { return mOptions; }
     QString serverVersion() const { return mServerVersion; }
+    /** Whether the server was a hot standby (pg_is_in_recovery()) at connect, or at the last readRole(). */
+    bool inRecovery() const { return mInRecovery; }
+    /** The server's role now, and on a standby how far its replay is (one statement, no table read). */
+    Result<ServerRole> readRole();
+    /** Refuses `what` (a write: "adding to T") up front on a standby, with the fix. */
+    Status requirePrimary(const QString &what) const;
 
     /** Asks the server to cancel the statement running on this session (thread-safe). */
     void cancel();
@@ -89,6 +111,7 @@ private:
     std::mutex mCancelMutex;
     Options mOptions; ///< set once the session is open as they ask
     QString mServerVersion;
+    bool mInRecovery = false;
     QStringList mUserSchemas;
 };
 

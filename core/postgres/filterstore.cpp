@@ -346,6 +346,8 @@ Result<qint64> FilterStore::write(const NameList &names, const QList<Placement> 
 {
     if (auto s = requireAttached(); !s)
         return s.error();
+    if (auto s = mDb.requirePrimary(QStringLiteral("writing to %1").arg(tableText())); !s)
+        return s.error();
     if (mDb.readOnly())
         return makeError(ErrorKind::Server, QStringLiteral("writing to %1: the session is read-only").arg(tableText()),
                          QStringLiteral("the session is read-only; switch to admin mode to write"));

@@ -227,16 +227,23 @@ public:
         qint64 elapsedMs = 0;
     };
     Result<WrittenSince> writtenSince(const QString &position, const QDateTime &at);
-    /** The table's write counters from the statistics system since the stats were reset. */
+    /** The table's write counters from the statistics system since the stats were reset; on a hot
+     *  standby, whose counters never count a replicated write, its replay position instead. */
     struct WriteCounter {
-        qint64 writes = 0;  ///< rows inserted + updated + deleted
-        qint64 deletes = 0; ///< rows deleted: a read of the changes cannot see those
+        qint64 writes = 0;  ///< rows inserted + updated + deleted; on a standby pg_last_wal_replay_lsn() in bytes
+        qint64 deletes = 0; ///< rows deleted: a read of the changes cannot see those (a standby: not counted)
+        /** A standby's: `writes` moves with every replayed write of the cluster, this table's or not, and
+         *  says nothing of how many rows or of deletes (count the rows to see one). */
+        bool replay = false;
         bool operator==(const WriteCounter &) const = default;
     };
     /** The write counters, one catalog call and no table row read; nullopt when track_counts is
      *  off. They may lag a write by up to ten seconds: a busy backend flushes its stats at most once a
-     *  second, and one that went idle within a second of its last flush only ten seconds later. */
-    Result<std::optional<WriteCounter>> writeCounter();
+     *  second, and one that went idle within a second of its last flush only ten seconds later. On a
+     *  standby (the session's Database::inRecovery()) the replay position, read with the server's role
+     *  (into `role` when given; a primary's role is filled in without a statement): it moves as soon as
+     *  a write is replayed. */
+    Result<std::optional<WriteCounter>> writeCounter(ServerRole *role = nullptr);
     /** The reference estimate query, run on the server as the text writes it. */
     Result<double> referenceEstimate();
     /** Checks `probes` never-added names, 10,000 at a time (progress(done, total) after each). */

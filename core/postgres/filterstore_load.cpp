@@ -117,6 +117,8 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     if (auto s = requireAttached(); !s)
         return s.error();
     // Refused before a line is read (the load's other connections are read-only too, should this go).
+    if (auto s = mDb.requirePrimary(QStringLiteral("loading names into %1").arg(mTable)); !s)
+        return s.error();
     if (mDb.readOnly())
         return makeError(ErrorKind::Server,
                          QStringLiteral("loading names into %1: the session is read-only").arg(mTable),

@@ -31,6 +31,18 @@ bool classIs(QByteArrayView state, const char *cls)
 
 } // namespace
 
+bool inHotStandby(PGconn *pg)
+{
+    const char *v = pg ? PQparameterStatus(pg, "in_hot_standby") : nullptr;
+    return v && qstrcmp(v, "on") == 0;
+}
+
+QString standbyWriteFix()
+{
+    return QStringLiteral("this server is a standby (read-only replica): connect to the primary; the standby shows "
+                          "the write once it has replayed it");
+}
+
 Failure failureOf(PGconn *pg, const PGresult *r)
 {
     Failure f;
@@ -51,6 +63,7 @@ Failure failureOf(PGconn *pg, const PGresult *r)
     if (f.message.isEmpty())
         f.message = QStringLiteral("no answer from the server");
     f.connectionLost = !pg || PQstatus(pg) != CONNECTION_OK;
+    f.inHotStandby = inHotStandby(pg);
     return f;
 }
 
@@ -66,6 +79,7 @@ Failure failureOf(const QSqlQuery &q)
         f.message = QStringLiteral("no answer from the server");
     PGconn *pg = handleOf(q);
     f.connectionLost = pg ? PQstatus(pg) != CONNECTION_OK : e.type() == QSqlError::ConnectionError;
+    f.inHotStandby = inHotStandby(pg);
     return f;
 }
 
@@ -88,14 +102,17 @@ ErrorKind kindOf(QByteArrayView s)
 
 namespace {
 
-/** What a user can do about a failure of class `s` that is not a lost session or a cancel. */
-QString fixFor(QByteArrayView s)
+/** What a user can do about a failure of class `s` that is not a lost session or a cancel; `f` is the
+ *  context (a session on a standby). */
+QString fixFor(QByteArrayView s, const Failure &f)
 {
     if (s == "40P01" || s == "40001")
         return QStringLiteral("another session wrote the same rows at the same time; run it again");
-    if (s == "25006")
-        return QStringLiteral("the transaction is read-only: this session is read-only (switch to admin mode to "
-                              "write) or the server is a hot standby (connect to the primary)");
+    if (s == "25006" && f.inHotStandby)
+        return standbyWriteFix();
+    if (s == "25006") // the session's, the role's or the database's default_transaction_read_only
+        return QStringLiteral("the transaction is read-only: the session is read-only (in the window, Admin > Admin "
+                              "mode writes), or default_transaction_read_only is on for this role or database");
     if (s == "42501")
         return QStringLiteral("this role lacks the privilege the message names: ask the object's owner to grant it "
                               "(README \"Privileges\")");
@@ -121,7 +138,7 @@ Error classifyPrimary(const Failure &f, const QString &what)
     if (e.kind == ErrorKind::Connection)
         e.fix = QStringLiteral("check that the server is up; nothing was committed by the failed step");
     else
-        e.fix = fixFor(s);
+        e.fix = fixFor(s, f);
     if (what.isEmpty()) { // the caller words the context itself (PgConn)
         e.message = f.message;
         return e;

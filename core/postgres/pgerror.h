@@ -20,7 +20,17 @@ struct Failure {
     QString message;             ///< the server's primary message (or libpq's), trimmed
     QString detail, hint;        ///< the server's DETAIL and HINT, if any
     bool connectionLost = false; ///< the session is gone (libpq's status, whatever the language)
+    /** The session is on a hot standby (libpq's in_hot_standby, reported by PostgreSQL 14 and later and
+     *  kept current through a promotion): a read-only transaction there is the server's, not the session's. */
+    bool inHotStandby = false;
 };
+
+/** Whether the server of `pg` says it is a hot standby (its in_hot_standby parameter). */
+bool inHotStandby(PGconn *pg);
+
+/** The message and fix of a write on a standby, the same whichever way it was found (up front or by
+ *  SQLSTATE 25006 on a session in recovery). */
+QString standbyWriteFix();
 
 /** The failure of a libpq result (`r` may be null: then the connection's own message). */
 Failure failureOf(PGconn *pg, const PGresult *r);

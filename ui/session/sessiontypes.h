@@ -23,7 +23,8 @@ struct FilterSummary {
     QString where; ///< user@host:port/db (never a password)
     QString serverVersion;
     bool readOnly = true;
-    QString checkSql; ///< the SQL a check runs, for "show the SQL"
+    bool standby = false; ///< the server was a hot standby (read-only replica) at connect
+    QString checkSql;     ///< the SQL a check runs, for "show the SQL"
     QString chunkSql;
     QString addSql;
     QString identity;       ///< the table's and function's oids
@@ -65,6 +66,9 @@ struct FillResult {
     QDateTime nextFullRead;
     QDateTime checkedAt;  ///< when this refresh ran (== fill.takenAt for a read)
     QDateTime fullReadAt; ///< the last read of every row
+    /** The server's role at this refresh: on a standby, how far its replay is (the picture is the
+     *  primary's as replayed). A primary's is read at no cost (inRecovery false). */
+    ServerRole role;
 };
 
 /** The database steps of the step-through for one name. */
