@@ -82,6 +82,11 @@ struct LoadReport {
     int connections = 1;
     /** Why fewer connections than asked for wrote the steps (a second one refused, another server). */
     QString fewerConnections;
+    /** The VACUUMs between the steps ran on a connection of their own (beside the next step). */
+    bool vacuumConnection = false;
+    /** Why some ran on the load's own session instead, holding the next step up (a connection limit,
+     *  or no server connection free in a pooler within FilterStore::LoadConnectionWaitMs). */
+    QString noVacuumConnection;
     /** A failed step had parts that committed: some of its chunks were written. */
     bool partOfAStep = false;
 
@@ -195,6 +200,9 @@ public:
     static std::vector<std::pair<quint32, quint32>> stepRanges(quint32 first, quint32 end, int connections);
     /** Connections a dense load's steps are written on unless setLoadConnections() says otherwise. */
     static constexpr int DefaultLoadConnections = 2;
+    /** How long each of the load's extra connections may take to connect and answer its first statement
+     *  before the load goes on with fewer (PgBouncer queues a client until a server connection is free). */
+    static constexpr int LoadConnectionWaitMs = 3000;
     /** Reads names from `in` and adds them. When the filter fits MaxDenseLoadBytes every name is read
      *  before anything is written, and each touched chunk is written once: in one transaction, or in
      *  LoadSteps committed steps when it touches much of the table. Larger filters go in committed
@@ -291,9 +299,16 @@ private:
     /** One transaction of the write path with `names` (may be empty) and their placements, into a
      *  serving filter or a rebuilt one (FilterWriter's WriteTarget::serving). */
     Result<qint64> write(const NameList &names, const QList<Placement> &placements, bool serving);
-    /** Up to `extra` more sessions on this one's server, database and table (search_path pinned), for
-     *  the load's steps; fewer, with `why`, when one is refused or reaches somewhere else. */
-    std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, QString *why);
+    /** Where this session is, "database|postmaster start|table oid": another connection of the load's
+     *  must be there too. Runs a statement on this session (its thread only). */
+    QByteArray loadIdentity();
+    /** Up to `extra` more sessions on this one's server, database and table (`mine`, loadIdentity();
+     *  search_path pinned), for the load's steps; fewer, with `why`, when one is refused, reaches
+     *  somewhere else, or is not usable within LoadConnectionWaitMs (a pooler's queue). `why` calls the
+     *  first of them "connection firstNumber". Safe on another thread: it runs nothing on this session. */
+    std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, const QByteArray &mine, QString *why,
+                                                             const std::atomic<bool> *abandon = nullptr,
+                                                             int firstNumber = 2) const;
     friend class DenseWrite;
     bool mManagedTransaction = false;
     int mLoadConnections = DefaultLoadConnections;
