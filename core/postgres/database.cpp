@@ -1,8 +1,10 @@
 #include "postgres/database.h"
 
+#include "postgres/connectfailure.h"
 #include "postgres/pgarray.h"
 #include "postgres/pgerror.h"
 
+#include <QElapsedTimer>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -16,30 +18,6 @@ namespace bloom {
 namespace {
 
 std::atomic<PGcancel *> gSignalCancel{nullptr};
-
-Error classifyOpenError(const QString &text, const ConnectionSpec &spec)
-{
-    const QString where = spec.describe();
-    const auto has = [&text](const char *s) { return text.contains(QLatin1String(s), Qt::CaseInsensitive); };
-    if (has("password authentication failed") || has("no password supplied") || has("authentication failed") ||
-        has("peer authentication") || has("fe_sendauth"))
-        return makeError(ErrorKind::Authentication, QStringLiteral("authentication failed for %1: %2").arg(where, text),
-                         QStringLiteral("check the user name and password; keep the password in ~/.pgpass "
-                                        "(chmod 600), a service file, or PGPASSWORD, never on the command line"));
-    if (has("database") && has("does not exist"))
-        return makeError(ErrorKind::MissingDatabase, QStringLiteral("%1: %2").arg(where, text),
-                         QStringLiteral("check dbname=..., or create the database (createdb NAME)"));
-    if (has("role") && has("does not exist"))
-        return makeError(ErrorKind::Authentication, QStringLiteral("%1: %2").arg(where, text),
-                         QStringLiteral("check user=..., or create the role on the server"));
-    if (has("could not connect") || has("connection refused") || has("could not translate host name") ||
-        has("timeout expired") || has("no route to host") || has("network is unreachable") ||
-        has("server closed the connection") || has("connection to server"))
-        return makeError(ErrorKind::Connection, QStringLiteral("cannot reach the server at %1: %2").arg(where, text),
-                         QStringLiteral("check host and port, that the server is running, and that it listens "
-                                        "there (listen_addresses, pg_hba.conf, firewalls)"));
-    return makeError(ErrorKind::Connection, QStringLiteral("cannot connect to %1: %2").arg(where, text));
-}
 
 QString uniqueConnectionName()
 {
@@ -86,7 +64,8 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
         return makeError(ErrorKind::Connection, QStringLiteral("Qt's PostgreSQL driver (QPSQL) is not installed"),
                          QStringLiteral("install it: apt-get install libqt6sql6-psql (packaging/setup does)"));
-    const QString conninfo = sessionSpec(specIn, options).toConninfo();
+    const ConnectionSpec session = sessionSpec(specIn, options);
+    const QString conninfo = session.toConninfo();
     if (conninfo.contains(QLatin1Char(';')))
         return makeError(ErrorKind::Connection,
                          QStringLiteral("a connection option contains ';', which Qt's PostgreSQL driver cannot pass"),
@@ -101,12 +80,18 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
         db.setConnectOptions(conninfo);
         d.reset(new Database(db, specIn));
     }
+    QElapsedTimer connecting;
+    connecting.start();
     if (!d->mDb.open()) {
         const QSqlError e = d->mDb.lastError();
         QString text = e.databaseText().trimmed();
         if (text.isEmpty())
             text = e.driverText().trimmed();
-        return classifyOpenError(text, specIn);
+        // QPSQL keeps nothing of the failed attempt but libpq's words (in the client's language): the
+        // cause is found from what libpq reports of an attempt of its own, and classified as every failure is.
+        return pg::classify(pg::connectFailure(session, specIn, text, connecting.elapsed(),
+                                               session.value(QStringLiteral("connect_timeout")).toInt() * 1000),
+                            {});
     }
     const QVariant handle = d->mDb.driver()->handle();
     if (handle.isValid() && (qstrcmp(handle.typeName(), "pg_conn*") == 0 || qstrcmp(handle.typeName(), "PGconn*") == 0))
