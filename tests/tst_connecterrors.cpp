@@ -208,6 +208,9 @@ private slots:
             << QStringLiteral("host=127.0.0.1 port=1 dbname=postgres user=pwuser sslmode=verify-full sslrootcert=%1")
                    .arg(ca)
             << ErrorKind::Connection << QStringLiteral("cannot reach the server") << QStringLiteral("listens");
+        QTest::newRow("no such socket directory")
+            << QStringLiteral("host=/nonexistent-bloomscope port=1 dbname=postgres user=pwuser")
+            << ErrorKind::Connection << QStringLiteral("cannot reach the server") << QStringLiteral("listens");
     }
     void eachCauseHasItsMessage()
     {
@@ -239,7 +242,8 @@ private slots:
         QCOMPARE(p.exitCode(), 3);
         QVERIFY2(err.contains(says.toUtf8()), err.constData());
         QVERIFY2(err.contains(fix.toUtf8()), err.constData());
-        if (QByteArray(QTest::currentDataTag()) == "nothing listens") // libpq did speak German
+        if (const QByteArray tag = QTest::currentDataTag();
+            tag == "nothing listens" || tag == "no such socket directory") // libpq did speak German
             QVERIFY2(err.contains("Verbindung"), err.constData());
     }
 };

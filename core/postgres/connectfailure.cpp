@@ -102,7 +102,9 @@ ConnectAttempt attemptConnect(const QString &conninfo, int timeoutMs, bool befor
     a.tlsUsed = a.tlsUsed || PQsslInUse(c);
     a.connected = st == PGRES_POLLING_OK;
     // How far the attempt that failed got: past the socket's connect, the server was there.
-    a.reachedServer = a.connected || stopped || (last != CONNECTION_STARTED && last != CONNECTION_NEEDED);
+    // (A socket that could not even be connected, a Unix socket that is not there, fails in PQconnectStart.)
+    a.reachedServer =
+        a.connected || stopped || (last != CONNECTION_STARTED && last != CONNECTION_NEEDED && last != CONNECTION_BAD);
     a.failedInTls = !a.connected && !stopped && last == CONNECTION_SSL_STARTUP;
     a.startupSent = a.connected || stopped;
     a.needsPassword = PQconnectionNeedsPassword(c);
