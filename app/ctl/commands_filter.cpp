@@ -26,6 +26,13 @@ void printJson(Context &c, const QJsonObject &o)
     c.out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
+QString poolingName(Pooling p)
+{
+    return p == Pooling::Transaction ? QStringLiteral("transaction")
+           : p == Pooling::Session   ? QStringLiteral("session")
+                                     : QStringLiteral("none");
+}
+
 QString oneIn(double p)
 {
     return fpr::oneIn(p);
@@ -148,6 +155,7 @@ int cmdInfo(Context &c)
                       // replicated write), not the table's on the primary.
                       {QStringLiteral("statistics_of"),
                        role.inRecovery ? QStringLiteral("this standby") : QStringLiteral("this server")},
+                      {QStringLiteral("pooling"), poolingName((*c.database())->pooling())},
                   });
         return ExitOk;
     }
@@ -165,6 +173,8 @@ int cmdInfo(Context &c)
       << "; packed rows would need " << formatBytes(quint64(health->packedHeapBytes))
       << (health->fillfactor != 100 ? QStringLiteral(" at fillfactor %1").arg(health->fillfactor) : QString()) << ")\n"
       << "server          " << role.describe() << '\n';
+    if (const QString pool = (*c.database())->describePooling(); !pool.isEmpty())
+        o << "connection      through " << pool << '\n';
     if (role.inRecovery) {
         // A standby's statistics count only what happened on the standby: no replicated write, no vacuum
         // of the primary's. Shown as such, never as the table's health.

@@ -2,6 +2,8 @@
 
 #include "postgres/connectfailure.h"
 #include "postgres/pgarray.h"
+#include "postgres/pgconn.h"
+#include "postgres/pgdriver.h"
 #include "postgres/pgerror.h"
 
 #include <QElapsedTimer>
@@ -61,9 +63,6 @@ ConnectionSpec Database::sessionSpec(const ConnectionSpec &spec, const Options &
 
 Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, const Options &options)
 {
-    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
-        return makeError(ErrorKind::Connection, QStringLiteral("Qt's PostgreSQL driver (QPSQL) is not installed"),
-                         QStringLiteral("install it: apt-get install libqt6sql6-psql (packaging/setup does)"));
     const ConnectionSpec session = sessionSpec(specIn, options);
     const QString conninfo = session.toConninfo();
     if (conninfo.contains(QLatin1Char(';')))
@@ -74,9 +73,8 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     const QString name = uniqueConnectionName();
     std::unique_ptr<Database> d;
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-        // QPSQL appends the connect options to its own (empty) host/db/user settings, so the whole
-        // libpq string passes through: service files, sslmode, PG* variables and ~/.pgpass all apply.
+        QSqlDatabase db = QSqlDatabase::addDatabase(new PgDriver, name);
+        // The whole libpq string passes through: service files, sslmode, PG* variables and ~/.pgpass apply.
         db.setConnectOptions(conninfo);
         d.reset(new Database(db, specIn));
     }
@@ -87,7 +85,7 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
         QString text = e.databaseText().trimmed();
         if (text.isEmpty())
             text = e.driverText().trimmed();
-        // QPSQL keeps nothing of the failed attempt but libpq's words (in the client's language): the
+        // The driver keeps nothing of the failed attempt but libpq's words (in the client's language): the
         // cause is found from what libpq reports of an attempt of its own, and classified as every failure is.
         return pg::classify(pg::connectFailure(session, specIn, text, connecting.elapsed(),
                                                session.value(QStringLiteral("connect_timeout")).toInt() * 1000),
@@ -103,13 +101,21 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     d->mCancel = PQgetCancel(d->mPg);
 
     QSqlQuery q(d->mDb);
-    if (!q.exec(QStringLiteral("select current_setting('server_encoding'), current_setting('server_version'), "
-                               "pg_catalog.pg_is_in_recovery()")) ||
+    if (!q.exec(
+            QStringLiteral("select current_setting('server_encoding'), current_setting('server_version'), "
+                           "pg_catalog.pg_is_in_recovery(), current_setting('port'), pg_catalog.pg_backend_pid()")) ||
         !q.next())
         return queryError(q, QStringLiteral("reading the server encoding"));
     const QString encoding = q.value(0).toString();
     d->mServerVersion = q.value(1).toString();
     d->mInRecovery = q.value(2).toBool();
+    // Something in between listens on another port than the server (a pooler): which mode it pools in
+    // decides whether any session state may be set at all.
+    if (q.value(3).toString() != QString::fromUtf8(PQport(d->mPg))) {
+        const int mine = q.value(4).toInt();
+        q.finish();
+        d->mPooling = d->probePooling(session.toConninfo(), mine);
+    }
     if (encoding != QLatin1String("UTF8"))
         return makeError(ErrorKind::Encoding,
                          QStringLiteral("database %1 uses the %2 encoding, not UTF8: md5(lower(name)) would hash "
@@ -123,15 +129,68 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
         return queryError(q, QStringLiteral("reading the search_path"));
     while (q.next())
         d->mUserSchemas << q.value(0).toString();
-    if (auto s = d->exec(QStringLiteral("select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)"));
-        !s)
-        return s.error();
-    if (options.readOnly) {
-        if (auto s = d->exec(QStringLiteral("set default_transaction_read_only = on")); !s)
+    if (d->mPooling == Pooling::Transaction) {
+        // The server connection serves other clients after each transaction: nothing may be set for the
+        // session. Every transaction sets search_path locally, and begins read only in a read-only session.
+        static_cast<PgDriver *>(d->mDb.driver())->setPooled(true, options.readOnly);
+    } else {
+        if (auto s =
+                d->exec(QStringLiteral("select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)"));
+            !s)
             return s.error();
+        if (options.readOnly) {
+            if (auto s = d->exec(QStringLiteral("set default_transaction_read_only = on")); !s)
+                return s.error();
+        }
     }
     d->mOptions = options;
     return d;
+}
+
+Pooling Database::probePooling(const QString &conninfo, int backend)
+{
+    // A session pool gives this session one server backend until it ends; a transaction pool hands it on
+    // after each transaction, most likely (PgBouncer reuses the last one freed) to the next client to ask.
+    // Ask as that next client, then ask again as this session: either answer naming another backend than
+    // this session's first says transaction pooling.
+    PgConn other(conninfo, PgConn::SearchPath::AsConfigured, PgConn::Wait{1000, nullptr});
+    int theirs = -1;
+    if (other.ok())
+        if (auto r = other.column(QStringLiteral("select pg_catalog.pg_backend_pid()")); r && !r->isEmpty())
+            theirs = r->first().toInt();
+    QSqlQuery q(mDb);
+    const int again =
+        q.exec(QStringLiteral("select pg_catalog.pg_backend_pid()")) && q.next() ? q.value(0).toInt() : -1;
+    return theirs == backend || (again >= 0 && again != backend) ? Pooling::Transaction : Pooling::Session;
+}
+
+QString Database::describePooling() const
+{
+    switch (mPooling) {
+    case Pooling::None:
+        return {};
+    case Pooling::Session:
+        return QStringLiteral("a session pool (a pooler such as PgBouncer in pool_mode = session): the session has a "
+                              "server connection of its own");
+    case Pooling::Transaction:
+        return QStringLiteral("a transaction pool (a pooler such as PgBouncer in pool_mode = transaction): each "
+                              "transaction sets what it needs locally and leaves nothing on the server connection; "
+                              "rebuild needs a session and is refused here");
+    }
+    return {};
+}
+
+Status Database::requireSession(const QString &what, const QString &why) const
+{
+    if (mPooling != Pooling::Transaction)
+        return success();
+    return makeError(ErrorKind::Refused,
+                     QStringLiteral("%1 needs a session of its own (%2), and this connection goes through a "
+                                    "transaction pool, which hands the server connection to other clients after "
+                                    "each transaction")
+                         .arg(what, why),
+                     QStringLiteral("connect to the server directly, or through a session pool (PgBouncer "
+                                    "pool_mode = session, e.g. a second [databases] entry with pool_mode=session)"));
 }
 
 QString ServerRole::describe() const

@@ -33,8 +33,16 @@ struct ServerRole {
     QString describe() const;
 };
 
+/** What stands between Bloomscope and the server, as Database::open() found it. */
+enum class Pooling {
+    None,        ///< a server backend of its own
+    Session,     ///< a pooler (PgBouncer pool_mode = session): one server connection for the whole session
+    Transaction, ///< a pooler that hands the server connection to another client after each transaction
+};
+
 /**
- * One PostgreSQL session through Qt's QPSQL driver, with its libpq handle for COPY and cancel.
+ * One PostgreSQL session through Bloomscope's own Qt Sql driver (PgDriver, over libpq), with its libpq
+ * handle for COPY and cancel.
  * Used only in the thread that opened it; cancel() is the one call that is safe from any thread
  * (and from a signal handler, through cancelFromSignal()).
  */
@@ -71,6 +79,15 @@ public:
     /** Refuses `what` (a write: "adding to T") up front on a standby, with the fix. */
     Status requirePrimary(const QString &what) const;
 
+    /** Whether a pooler stands in between, and its mode: found at open by the port the server listens on
+     *  against the one connected to, then by which backend a second connection gets (README "Poolers"). */
+    Pooling pooling() const { return mPooling; }
+    /** "a transaction pool (...)", "a session pool (...)" or empty: for info and the status bar. */
+    QString describePooling() const;
+    /** Refuses `what` ("rebuilding T") on a transaction pool: it needs a session of its own (`why`: an
+     *  advisory lock held across transactions, a temporary table, LISTEN), with the fix. */
+    Status requireSession(const QString &what, const QString &why) const;
+
     /** Asks the server to cancel the statement running on this session (thread-safe). */
     void cancel();
     /** Async-signal-safe cancel of the session registered with setSignalTarget(). */
@@ -85,7 +102,8 @@ public:
 
     /** The schemas of the connecting role's search_path (current_schemas(false)), read at connect.
      *  The session itself then runs with search_path = pg_catalog, pg_temp: no object another role
-     *  owns can shadow a function or operator Bloomscope calls (README "Privileges"). */
+     *  owns can shadow a function or operator Bloomscope calls (README "Privileges"). Behind a
+     *  transaction pool every transaction sets it locally instead (PgDriver::setPooled()). */
     const QStringList &userSchemas() const { return mUserSchemas; }
 
     /** A string literal for a utility statement that takes no parameters (COMMENT, an INSERT built
@@ -102,6 +120,8 @@ public:
 
 private:
     explicit Database(QSqlDatabase db, ConnectionSpec spec);
+    /** Pooling::Session or ::Transaction, behind a pooler: `backend` is this session's first backend. */
+    Pooling probePooling(const QString &conninfo, int backend);
 
     QSqlDatabase mDb;
     QString mName;
@@ -112,6 +132,7 @@ private:
     Options mOptions; ///< set once the session is open as they ask
     QString mServerVersion;
     bool mInRecovery = false;
+    Pooling mPooling = Pooling::None;
     QStringList mUserSchemas;
 };
 

@@ -90,6 +90,12 @@ std::vector<std::unique_ptr<PgConn>> FilterStore::openLoadConnections(int extra,
     std::vector<std::unique_ptr<PgConn>> out;
     if (extra <= 0)
         return out;
+    if (mDb.pooling() == Pooling::Transaction) { // a PgConn's pinned search_path is the session's
+        *why = QStringLiteral("connection %1 was not opened: behind a transaction pool the load writes on its own "
+                              "session, whose transactions set what they need locally")
+                   .arg(firstNumber);
+        return out;
+    }
     const QString conninfo = Database::sessionSpec(mDb.spec(), mDb.options()).toConninfo();
     const QByteArray table = mTable.toUtf8();
     for (int i = 0; i < extra; ++i) {
