@@ -245,6 +245,46 @@ private slots:
         mUsers << "after-the-swap";
     }
 
+    void everyRoleSeesWhatTheDbaLeft()
+    {
+        // Issue 34, 4: the DBA (not a superuser, a member of the filter's owner) records history and
+        // leaves a rebuilt filter waiting; the viewer (SELECT on two columns) and the application's
+        // role still read info, metrics, health and the history, and see the rebuild.
+        const auto ctl = [&](const QString &role, const QStringList &args) {
+            QProcess p;
+            p.start(QStringLiteral(BLOOMCTL_PATH), QStringList{QStringLiteral("--db"), as(role)} + args);
+            p.waitForFinished(120000);
+            return std::tuple{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+        };
+        auto [code, out, err] = ctl(QStringLiteral("dba"), {QStringLiteral("record")});
+        QVERIFY2(code == 0, err.constData());
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("filter"),
+                          QStringLiteral("grant usage on schema public to viewer; grant execute on function "
+                                         "username_bits(text) to viewer"))
+                    .ok());
+        for (const QString &role : {QStringLiteral("viewer"), QStringLiteral("app")}) {
+            std::tie(code, out, err) = ctl(role, {QStringLiteral("history")});
+            QVERIFY2(code == 0, qPrintable(role + QLatin1String(": ") + QString::fromUtf8(err)));
+        }
+        auto r = rebuild(QStringLiteral("username_filter_waits"), {1, 2, 3, 4}, 19);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
+        for (const QString &role : {QStringLiteral("viewer"), QStringLiteral("app")}) {
+            std::tie(code, out, err) = ctl(role, {QStringLiteral("info")});
+            QVERIFY2(code == 0, qPrintable(role + QLatin1String(": ") + QString::fromUtf8(err)));
+            QVERIFY2(out.contains("username_filter_waits is rebuilt and waits"), out.constData());
+            std::tie(code, out, err) = ctl(role, {QStringLiteral("metrics")});
+            QVERIFY2(code == 0, qPrintable(role + QLatin1String(": ") + QString::fromUtf8(err)));
+            QVERIFY2(out.contains("bloomscope_rebuild_in_progress"), out.constData());
+            std::tie(code, out, err) = ctl(role, {QStringLiteral("health")});
+            QVERIFY2(code == 0 || code == 1, qPrintable(role + QLatin1String(": ") + QString::fromUtf8(out + err)));
+        }
+        auto db = dba();
+        QVERIFY(Rebuilder::abort(*db).ok());
+        std::tie(code, out, err) = ctl(QStringLiteral("viewer"), {QStringLiteral("info")});
+        QVERIFY2(code == 0, err.constData());
+    }
+
     void anAuditMissRefusesTheSwap()
     {
         auto r = rebuild(QStringLiteral("username_filter_v3"), {1, 2, 3, 4}, 19);

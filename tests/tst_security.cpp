@@ -202,7 +202,8 @@ private slots:
         auto r = rebuild(*db, QStringLiteral("username_filter_rec"));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         PgConn evil(as(QStringLiteral("evil")));
-        auto denied = evil.exec(QStringLiteral("select public.bloomscope_record('spam')"));
+        // The filter's schema is one evil may create in: the helpers are in a schema of their own.
+        auto denied = evil.exec(QStringLiteral("select bloomscope.bloomscope_record('spam')"));
         QVERIFY(!denied.ok());
         QVERIFY2(denied.error().message.contains(QLatin1String("permission denied")),
                  qPrintable(denied.error().message));
@@ -217,12 +218,107 @@ private slots:
         QVERIFY(!big.ok());
         QVERIFY2(big.error().message.contains(QLatin1String("over 1 MiB")), qPrintable(big.error().message));
         PgConn c(superDb());
-        QCOMPARE(c.column(QStringLiteral("select count(*) from bloomscope_pending where octet_length(name) > 1048576"))
+        QCOMPARE(c.column(QStringLiteral(
+                              "select count(*) from bloomscope.bloomscope_pending where octet_length(name) > 1048576"))
                      ->value(0),
                  QByteArray("0"));
         QVERIFY(Rebuilder::abort(*db).ok());
         // ("recorded-name" is in no source: like a sign-up that never wrote its user row, the next
         // rebuild rightly leaves it out.)
+    }
+
+    void schemaOwnerCannotHijackARebuild()
+    {
+        // Issue 33, 1, 2 and 5: in PG 15 the database owner owns public. evil owns this database; the
+        // filter (reference SQL as written: EXECUTE for PUBLIC) is the superuser's, who rebuilds it.
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("create database owned owner evil")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("owned"), test::sqlResource(QStringLiteral("reference.sql"))).ok());
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("owned"),
+                          QStringLiteral("grant select, update on username_filter to app; "
+                                         "update username_filter f set bits = f.bits | b.mask from "
+                                         "username_bits('before') b where f.chunk = b.chunk"))
+                    .ok());
+        const QString super = mCluster.connectionString(QStringLiteral("owned"));
+        const auto role = [&](const QString &r) {
+            return QString(as(r)).replace(QStringLiteral("dbname=filter"), QStringLiteral("dbname=owned"));
+        };
+        const QStringList rebuildArgs{QStringLiteral("rebuild"),
+                                      QStringLiteral("--into"),
+                                      QStringLiteral("username_filter_v2"),
+                                      QStringLiteral("--chunks"),
+                                      QStringLiteral("1024"),
+                                      QStringLiteral("--file"),
+                                      mNames.fileName(),
+                                      QStringLiteral("--grace"),
+                                      QStringLiteral("0"),
+                                      QStringLiteral("--allow-smaller")};
+        PgConn evil(role(QStringLiteral("evil")));
+        // A helper schema evil created first is refused, with nothing changed.
+        QVERIFY(evil.exec(QStringLiteral("create schema bloomscope")).ok());
+        Run r = bloomctl(super, rebuildArgs);
+        QCOMPARE(r.code, 8);
+        QVERIFY2(r.err.contains("helper schema") && r.err.contains("evil"), r.err.constData());
+        PgConn c(super);
+        QVERIFY(!c.column(QStringLiteral("select pg_get_functiondef('username_bits(text)'::regprocedure)"))
+                     ->value(0)
+                     .contains("bloomscope"));
+        QVERIFY(c.exec(QStringLiteral("drop schema bloomscope")).ok());
+
+        // The rebuild makes its own schema, owned by the filter's owner, CREATE for nobody else.
+        r = bloomctl(super, rebuildArgs);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(c.column(QStringLiteral("select nspowner = (select relowner from pg_class where oid = "
+                                         "'public.username_filter'::regclass) and not "
+                                         "has_schema_privilege('evil', oid, 'CREATE') from pg_namespace "
+                                         "where nspname = 'bloomscope'"))
+                     ->value(0),
+                 QByteArray("t"));
+        // 5: the recorders are granted to the roles that may update the filter, not to PUBLIC.
+        QCOMPARE(
+            c.column(QStringLiteral("select string_agg(p.proname || ':' || coalesce(array_to_string(p.proacl, ' '), "
+                                    "'default'), ', ' order by proname) ~ '(^|[ ,:])=X' from pg_proc p where "
+                                    "p.pronamespace = 'bloomscope'::regnamespace"))
+                ->value(0),
+            QByteArray("f"));
+        QCOMPARE(c.column(QStringLiteral("select has_function_privilege('evil', 'bloomscope.bloomscope_record(text)', "
+                                         "'execute')"))
+                     ->value(0),
+                 QByteArray("f"));
+
+        // 1 and 2: evil plants look-alikes where the old rebuild kept them, each escalating when run.
+        QVERIFY(evil.exec(QStringLiteral(
+                              "create function public.escalate() returns trigger language plpgsql as $$ begin "
+                              "execute 'alter role evil superuser'; return new; end $$; "
+                              "create table public.bloomscope_pending (id serial, name text, names text[], count int, "
+                              "written bool, drained bool, at timestamptz); "
+                              "create trigger t before insert on public.bloomscope_pending for each row execute "
+                              "function public.escalate(); grant all on public.bloomscope_pending to public; "
+                              "create function public.bloomscope_record(text) returns void language plpgsql as $$ "
+                              "begin execute 'alter role evil superuser'; end $$; "
+                              "grant execute on function public.bloomscope_record(text) to public"))
+                    .ok());
+        // A check by evil (no UPDATE on the filter) records nothing; the application's add is recorded
+        // in the real pending table.
+        QVERIFY(evil.exec(QStringLiteral("select * from username_bits('spam')")).ok());
+        PgConn app(role(QStringLiteral("app")));
+        QVERIFY(app.exec(QStringLiteral("update username_filter f set bits = f.bits | b.mask from "
+                                        "username_bits('during') b where f.chunk = b.chunk"))
+                    .ok());
+        QVERIFY(!evilIsSuperuser());
+        QCOMPARE(
+            c.column(QStringLiteral("select string_agg(name, ',' order by name) from bloomscope.bloomscope_pending "
+                                    "where name in ('spam', 'during')"))
+                ->value(0),
+            QByteArray("during"));
+        QCOMPARE(c.column(QStringLiteral("select count(*) from public.bloomscope_pending"))->value(0), QByteArray("0"));
+        // The DBA's swap drains (probing the live function) and swaps: still nothing of evil's runs.
+        r = bloomctl(super, {QStringLiteral("swap"), QStringLiteral("username_filter_v2"), QStringLiteral("--yes"),
+                             QStringLiteral("--audit-sample"), QStringLiteral("0")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(!evilIsSuperuser());
+        QCOMPARE(test::referenceFree(role(QStringLiteral("app")), {"during", "Straße", mAdded.first()}), 0);
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("drop database owned with (force)")).ok());
     }
 
     void dropOldTouchesOnlyWhatASwapRecorded()
@@ -263,8 +359,10 @@ private slots:
                     .ok());
         const Run abort =
             bloomctl(superDb(), {QStringLiteral("rebuild"), QStringLiteral("--abort"), QStringLiteral("--yes")});
-        QCOMPARE(abort.code, 8);
-        QVERIFY2(abort.err.contains("owned by role evil"), abort.err.constData());
+        // public is evil's here, so the helpers live in schema bloomscope: the planted table is not even
+        // read, and there is no rebuild to abort.
+        QCOMPARE(abort.code, 2);
+        QVERIFY2(abort.err.contains("no rebuild"), abort.err.constData());
         QVERIFY(!evilIsSuperuser());
         QVERIFY(c.exec(QStringLiteral("drop table public.bloomscope_rebuild")).ok());
         for (const QString &t : planted)
@@ -325,10 +423,12 @@ private slots:
                      ->value(0)
                      .contains("bloomscope_record"));
         // Nothing of the failed rebuild stays (bloomscope_swapped is the earlier swaps' record, kept).
-        QCOMPARE(c.column(QStringLiteral("select count(*) from pg_class where (relname like 'bloomscope%' and relname "
-                                         "not like 'bloomscope\\_swapped%') or relname like 'username_filter_fail%'"))
-                     ->value(0),
-                 QByteArray("0"));
+        QCOMPARE(
+            c.column(QStringLiteral("select coalesce(string_agg(oid::regclass::text, ', '), '') from pg_class "
+                                    "where (relname like 'bloomscope%' and relname not like 'bloomscope\\_swapped%') "
+                                    "or relname like 'username_filter_fail%'"))
+                ->value(0),
+            QByteArray());
         QVERIFY(!Rebuilder::state(*db)->exists);
     }
 

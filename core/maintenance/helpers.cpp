@@ -10,6 +10,98 @@
 
 namespace bloom::maintenance {
 
+namespace {
+
+using ResultPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+Result<ResultPtr> rowsOf(Database &db, const QByteArray &sql, const QList<QByteArray> &params, const QString &what)
+{
+    std::vector<const char *> values;
+    for (const QByteArray &p : params)
+        values.push_back(p.constData());
+    ResultPtr r(
+        PQexecParams(db.pgconn(), sql.constData(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
+        &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK)
+        return pg::errorOf(db.pgconn(), r.get(), what);
+    return r;
+}
+
+} // namespace
+
+QString SchemaTrust::refusal(const QString &schema, const QString &liveTable) const
+{
+    if (!creators.isEmpty())
+        return QStringLiteral("%1 may create objects in schema %2").arg(creators, schema);
+    return QStringLiteral("schema %1 is owned by role %2, which is neither the owner of %3, a member of "
+                          "that owner, the database's owner when it is one of those, nor a superuser")
+        .arg(schema, owner, liveTable);
+}
+
+Helpers helpersIn(const QualifiedName &table, const QualifiedName &function, const QString &helperSchema)
+{
+    Helpers h;
+    h.liveTable = table;
+    h.liveFunction = function;
+    h.schema = quoteIdent(table.schema);
+    h.helperSchemaName = helperSchema;
+    h.helperSchema = quoteIdent(helperSchema);
+    h.state = h.helper(QString::fromLatin1(RebuildStateName));
+    h.pending = h.helper(QStringLiteral("bloomscope_pending"));
+    h.record = h.helper(QStringLiteral("bloomscope_record"));
+    h.recordNames = h.helper(QString::fromLatin1(NameRecorderName));
+    h.swapped = h.helper(QStringLiteral("bloomscope_swapped"));
+    h.history = h.helper(QStringLiteral("bloomscope_history"));
+    h.audit = h.helper(QStringLiteral("bloomscope_audit"));
+    return h;
+}
+
+Result<SchemaTrust> schemaTrust(Database &db, const Helpers &h, const QString &name)
+{
+    const QByteArray sql = QByteArray(trustedRolesCte(Whose::Anyone)) +
+                           "select n.nspowner::regrole::text, n.nspowner in (select roleid from trusted), "
+                           "  (select pg_catalog.string_agg(case when a.grantee = 0 then 'PUBLIC' "
+                           "          else a.grantee::regrole::text end, ', ') "
+                           "     from pg_catalog.aclexplode(n.nspacl) a where a.privilege_type = 'CREATE' "
+                           "     and a.grantee not in (select roleid from trusted)) "
+                           "from pg_catalog.pg_namespace n where n.nspname = $2";
+    auto r = rowsOf(db, sql, {h.liveTable.quoted().toUtf8(), name.toUtf8()},
+                    QStringLiteral("looking at schema %1").arg(quoteIdent(name)));
+    if (!r)
+        return r.error();
+    SchemaTrust t;
+    if (PQntuples(r->get()) == 0)
+        return t;
+    t.exists = true;
+    t.owner = QString::fromUtf8(PQgetvalue(r->get(), 0, 0));
+    t.creators = PQgetisnull(r->get(), 0, 2) ? QString() : QString::fromUtf8(PQgetvalue(r->get(), 0, 2));
+    t.trusted = PQgetvalue(r->get(), 0, 1)[0] == 't' && t.creators.isEmpty();
+    return t;
+}
+
+Result<Helpers> helpersFor(Database &db, const QualifiedName &table, const QualifiedName &function)
+{
+    const Helpers probe = helpersIn(table, function, table.schema);
+    const QString dedicated = bloom::helperSchemaFor(table.schema);
+    auto own = schemaTrust(db, probe, dedicated);
+    if (!own)
+        return own.error();
+    if (own->exists && !own->trusted)
+        return makeError(ErrorKind::Refused,
+                         QStringLiteral("refusing to use Bloomscope's helper schema: %1")
+                             .arg(own->refusal(quoteIdent(dedicated), table.text())),
+                         QStringLiteral("have the owner of %1 or a superuser look at schema %2, then make it the "
+                                        "owner's (alter schema %2 owner to ...) with CREATE for nobody else, or "
+                                        "drop it")
+                             .arg(table.text(), quoteIdent(dedicated)));
+    if (own->exists)
+        return helpersIn(table, function, dedicated);
+    auto beside = schemaTrust(db, probe, table.schema);
+    if (!beside)
+        return beside.error();
+    return helpersIn(table, function, beside->trusted ? table.schema : dedicated);
+}
+
 Result<Helpers> helpers(Database &db, const FilterRef &live)
 {
     auto table = db.resolve(live.table, QStringLiteral("--table"), Database::ObjectKind::Table);
@@ -24,55 +116,156 @@ Result<Helpers> helpers(Database &db, const FilterRef &live)
                              .arg(table->text(), function->text()),
                          QStringLiteral("rebuild and swap keep the pair in one schema; give --function %1.%2")
                              .arg(table->schema, function->name));
-    Helpers h;
-    h.liveTable = *table;
-    h.liveFunction = *function;
-    h.schema = quoteIdent(table->schema);
-    h.state = h.quoted(QString::fromLatin1(RebuildStateName));
-    h.pending = h.schema + QStringLiteral(".bloomscope_pending");
-    h.record = h.schema + QStringLiteral(".bloomscope_record");
-    h.recordNames = h.quoted(QString::fromLatin1(NameRecorderName));
-    h.swapped = h.schema + QStringLiteral(".bloomscope_swapped");
-    return h;
+    return helpersFor(db, *table, *function);
 }
 
-Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &quotedTable)
+Result<QStringList> granteesOf(Database &db, const Helpers &h, const QString &privilege)
 {
-    QSqlQuery q(db.db());
-    // Explicit memberships only: pg_has_role() is true for a superuser and every role, so a DBA who
-    // is a superuser would trust anything.
-    q.prepare(QStringLiteral(
-        "with recursive mine(roleid) as (select r.oid from pg_catalog.pg_roles r where r.rolname = current_user "
-        "  union select a.roleid from pg_catalog.pg_auth_members a join mine on a.member = mine.roleid) "
-        "select c.relowner::regrole::text, "
-        "  c.relowner = (select l.relowner from pg_class l where l.oid = pg_catalog.to_regclass(?)) "
-        "  or c.relowner in (select roleid from mine) "
-        "  or (select r.rolsuper from pg_roles r where r.oid = c.relowner) "
-        "from pg_class c where c.oid = pg_catalog.to_regclass(?)"));
-    q.addBindValue(h.liveTable.quoted());
-    q.addBindValue(quotedTable);
-    if (!q.exec())
-        return Database::queryError(q, QStringLiteral("looking for %1").arg(quotedTable));
-    if (!q.next())
+    const QByteArray sql =
+        "select distinct case when a.grantee = 0 then 'public' else pg_catalog.quote_ident(r.rolname) end from ("
+        "  select (pg_catalog.aclexplode(coalesce(c.relacl, pg_catalog.acldefault('r', c.relowner)))).* "
+        "  from pg_catalog.pg_class c where c.oid = pg_catalog.to_regclass($1) "
+        "  union all select (pg_catalog.aclexplode(t.attacl)).* from pg_catalog.pg_attribute t "
+        "  where t.attrelid = pg_catalog.to_regclass($1) and t.attname = 'bits' and t.attacl is not null) a "
+        "left join pg_catalog.pg_roles r on r.oid = a.grantee where a.privilege_type = $2 order by 1";
+    auto r = rowsOf(db, sql, {h.liveTable.quoted().toUtf8(), privilege.toUtf8()},
+                    QStringLiteral("reading who may %1 %2").arg(privilege.toLower(), h.liveTable.text()));
+    if (!r)
+        return r.error();
+    QStringList out;
+    for (int i = 0; i < PQntuples(r->get()); ++i)
+        out << QString::fromUtf8(PQgetvalue(r->get(), i, 0));
+    return out;
+}
+
+Result<QString> actAsOwner(Database &db, const Helpers &h)
+{
+    const QByteArray sql = "select c.relowner = r.oid, "
+                           "  pg_catalog.pg_has_role(r.oid, c.relowner, 'MEMBER') or r.rolsuper, "
+                           "  pg_catalog.quote_ident(o.rolname) "
+                           "from pg_catalog.pg_class c, pg_catalog.pg_roles r, pg_catalog.pg_roles o "
+                           "where c.oid = pg_catalog.to_regclass($1) and r.rolname = current_user "
+                           "and o.oid = c.relowner";
+    auto r =
+        rowsOf(db, sql, {h.liveTable.quoted().toUtf8()}, QStringLiteral("reading who owns %1").arg(h.liveTable.text()));
+    if (!r)
+        return r.error();
+    if (PQntuples(r->get()) != 1 || PQgetvalue(r->get(), 0, 0)[0] == 't' || PQgetvalue(r->get(), 0, 1)[0] != 't')
+        return QString();
+    return QStringLiteral("set local role %1;\n").arg(QString::fromUtf8(PQgetvalue(r->get(), 0, 2)));
+}
+
+Result<QString> readerGrants(Database &db, const Helpers &h, const QString &table, const QString &columns)
+{
+    auto readers = granteesOf(db, h, QStringLiteral("SELECT"));
+    if (!readers)
+        return readers.error();
+    if (readers->isEmpty())
+        return QString();
+    const QString to = readers->join(QStringLiteral(", "));
+    QString sql =
+        h.dedicated() ? QStringLiteral("grant usage on schema %1 to %2;\n").arg(h.helperSchema, to) : QString();
+    return sql + QStringLiteral("grant select%1 on %2 to %3;\n")
+                     .arg(columns.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(columns), table, to);
+}
+
+Result<QString> helperSchemaSql(Database &db, const Helpers &h)
+{
+    if (!h.dedicated())
+        return QString();
+    auto trust = schemaTrust(db, h, h.helperSchemaName);
+    if (!trust)
+        return trust.error();
+    if (trust->exists)
+        return QString();
+    auto readers = granteesOf(db, h, QStringLiteral("SELECT"));
+    if (!readers)
+        return readers.error();
+    auto writers = granteesOf(db, h, QStringLiteral("UPDATE"));
+    if (!writers)
+        return writers.error();
+    QStringList users = *readers;
+    for (const QString &w : *writers)
+        if (!users.contains(w))
+            users << w;
+    auto r = rowsOf(db,
+                    "select pg_catalog.quote_ident(o.rolname) from pg_catalog.pg_class c "
+                    "join pg_catalog.pg_roles o on o.oid = c.relowner where c.oid = pg_catalog.to_regclass($1)",
+                    {h.liveTable.quoted().toUtf8()}, QStringLiteral("reading who owns %1").arg(h.liveTable.text()));
+    if (!r)
+        return r.error();
+    if (PQntuples(r->get()) != 1)
+        return makeError(ErrorKind::MissingFilter, QStringLiteral("there is no table %1").arg(h.liveTable.text()));
+    const QString owner = QString::fromUtf8(PQgetvalue(r->get(), 0, 0));
+    QString sql = QStringLiteral("create schema %1 authorization %2;\nrevoke all on schema %1 from public;\n")
+                      .arg(h.helperSchema, owner);
+    if (!users.isEmpty())
+        sql +=
+            QStringLiteral("grant usage on schema %1 to %2;\n").arg(h.helperSchema, users.join(QStringLiteral(", ")));
+    return sql;
+}
+
+Status ensureHelperSchema(Database &db, const Helpers &h)
+{
+    auto sql = helperSchemaSql(db, h);
+    if (!sql)
+        return sql.error();
+    if (sql->isEmpty())
+        return success();
+    PGconn *pg = db.pgconn();
+    const QString what = QStringLiteral("creating the schema %1 for Bloomscope's helper objects").arg(h.helperSchema);
+    if (auto s = pg::script(pg, QStringLiteral("begin;\n") + *sql + QStringLiteral("commit;"), what); !s) {
+        (void)pg::script(pg, QStringLiteral("rollback"), QStringLiteral("rolling back"));
+        Error e = s.error();
+        if (e.sqlState == QLatin1String("42501"))
+            e.fix = QStringLiteral("the schema of %1 may be changed by roles you do not trust, so Bloomscope keeps "
+                                   "its helper objects in %2, a schema only the filter's owner may create in; this "
+                                   "role may not create it (it needs CREATE on the database and to be the table's "
+                                   "owner, a member of that role, or a superuser). Have a superuser or the "
+                                   "database's owner run:\n%3")
+                        .arg(h.liveTable.text(), h.helperSchema, *sql);
+        return e;
+    }
+    auto now = schemaTrust(db, h, h.helperSchemaName);
+    if (!now)
+        return now.error();
+    if (!now->trusted)
+        return makeError(ErrorKind::Refused, QStringLiteral("refusing to use Bloomscope's helper schema: %1")
+                                                 .arg(now->refusal(h.helperSchema, h.liveTable.text())));
+    return success();
+}
+
+Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &name)
+{
+    const QByteArray sql = QByteArray(trustedRolesCte()) +
+                           "select c.relowner::regrole::text, c.relowner in (select roleid from trusted) "
+                           "from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace "
+                           "where n.nspname = $2 and c.relname = $3";
+    auto r = rowsOf(db, sql, {h.liveTable.quoted().toUtf8(), h.helperSchemaName.toUtf8(), name.toUtf8()},
+                    QStringLiteral("looking for %1").arg(h.helper(name)));
+    if (!r)
+        return r.error();
+    if (PQntuples(r->get()) == 0)
         return false;
-    if (!q.value(1).toBool())
+    if (PQgetvalue(r->get(), 0, 1)[0] != 't')
         return makeError(ErrorKind::Refused,
                          QStringLiteral("refusing to use %1: it is owned by role %2, which is neither you, a role "
-                                        "of yours, the owner of %3 nor a superuser (another role created it)")
-                             .arg(quotedTable, q.value(0).toString(), h.liveTable.text()),
+                                        "of yours, the owner of %3, a member of that owner nor a superuser (another "
+                                        "role created it)")
+                             .arg(h.helper(name), QString::fromUtf8(PQgetvalue(r->get(), 0, 0)), h.liveTable.text()),
                          QStringLiteral("inspect it, drop it as its owner or a superuser, and run again"));
     return true;
 }
 
-Result<std::optional<Helpers>> helpersWith(Database &db, const FilterRef &live, QString Helpers::*table)
+Result<std::optional<Helpers>> helpersWith(Database &db, const FilterRef &live, const QString &name)
 {
     auto h = helpers(db, live);
     if (!h)
         return h.error();
-    auto exists = trustedHelperExists(db, *h, (*h).*table);
+    auto exists = trustedHelperExists(db, *h, name);
     if (!exists)
         return exists.error();
-    return *exists ? std::optional<Helpers>{std::move(*h)} : std::nullopt;
+    return *exists ? std::optional<Helpers>{std::move(*h)} : std::optional<Helpers>{};
 }
 
 Status execOne(Database &db, const QString &sql, const QString &what)

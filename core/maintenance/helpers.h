@@ -12,32 +12,93 @@
 
 namespace bloom::maintenance {
 
-/** The helper objects of a rebuild: all in the live table's schema, quoted. */
+/**
+ * Bloomscope's helper objects of a filter, quoted, all in one schema, the helper schema. That schema
+ * must be one only trusted roles may create in: a role that owns a schema can drop and re-create
+ * anything in it, so a security definer function or a DBA's session that used a helper planted there
+ * would run that role's code (README "Privileges"). Trusted: the session's role and the roles it is
+ * a member of, the live table's owner, superusers, and the database's owner when it is one of these
+ * (pg_database_owner owns `public` in PostgreSQL 15).
+ */
 struct Helpers {
     QualifiedName liveTable;    ///< resolved
     QualifiedName liveFunction; ///< resolved
-    QString schema;             ///< quoted schema
-    QString state;              ///< schema.bloomscope_rebuild
-    QString pending;            ///< schema.bloomscope_pending
-    QString record;             ///< schema.bloomscope_record(text): the live function's recorder
-    QString recordNames;        ///< schema.bloomscope_record_names(regclass, text[]): the write path's (FilterWriter)
-    QString swapped;            ///< schema.bloomscope_swapped: the old pairs swaps kept, for drop-old
+    QString schema;             ///< quoted schema of the live pair (where a rebuilt pair is built and renamed)
+    QString helperSchemaName;   ///< the helper schema, unquoted
+    QString helperSchema;       ///< the helper schema, quoted
+    QString state;              ///< helper schema.bloomscope_rebuild
+    QString pending;            ///< helper schema.bloomscope_pending
+    QString record;             ///< helper schema.bloomscope_record(text): the live function's recorder
+    QString recordNames;        ///< helper schema.bloomscope_record_names(regclass, text[]): the write path's
+    QString swapped;            ///< helper schema.bloomscope_swapped: the old pairs swaps kept, for drop-old
+    QString history;            ///< helper schema.bloomscope_history
+    QString audit;              ///< helper schema.bloomscope_audit
+    /** `name` in the live pair's schema. */
     QString quoted(const QString &name) const { return schema + QLatin1Char('.') + quoteIdent(name); }
+    /** `name` in the helper schema. */
+    QString helper(const QString &name) const { return helperSchema + QLatin1Char('.') + quoteIdent(name); }
+    /** The helpers are in a schema of their own (bloomscope), not beside the filter. */
+    bool dedicated() const { return helperSchemaName != liveTable.schema; }
 };
 
-Result<Helpers> helpers(Database &db, const FilterRef &live);
+/** The names of the helpers of the filter `table` / `function` (resolved) in schema `helperSchema`
+ *  (unquoted): no look at the database. */
+Helpers helpersIn(const QualifiedName &table, const QualifiedName &function, const QString &helperSchema);
 
 /**
- * Whether the helper table `quotedTable` (if it exists) may be believed: its owner must be the
- * current user, a role the current user is a member of, the live table's owner, or a superuser.
- * Anything else was planted by another role and is refused with its owner's name. Returns false
- * when the table does not exist.
+ * The filter's helpers where they live: the dedicated schema (bloom::helperSchemaFor, `bloomscope` for
+ * filters in public) when it exists (refused when it may not be trusted); else the live table's own
+ * schema when it may be trusted (the common case, and where an older Bloomscope kept them); else the
+ * dedicated schema, which a write creates (ensureHelperSchema).
  */
-Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &quotedTable);
+Result<Helpers> helpers(Database &db, const FilterRef &live);
+/** helpers() of a filter whose names are resolved. */
+Result<Helpers> helpersFor(Database &db, const QualifiedName &table, const QualifiedName &function);
 
-/** The live filter's helpers when the helper table `table` (&Helpers::state, &Helpers::swapped, ...)
- *  exists and may be believed (trustedHelperExists); nullopt when it does not exist. */
-Result<std::optional<Helpers>> helpersWith(Database &db, const FilterRef &live, QString Helpers::*table);
+/** What the catalog says of schema `name` for the helpers of `h`'s filter. */
+struct SchemaTrust {
+    bool exists = false;
+    bool trusted = false;
+    QString owner;    ///< the schema's owner
+    QString creators; ///< untrusted roles that may CREATE in it ("PUBLIC", ...), comma-separated
+    QString refusal(const QString &schema, const QString &liveTable) const;
+};
+Result<SchemaTrust> schemaTrust(Database &db, const Helpers &h, const QString &name);
+
+/**
+ * Creates the dedicated helper schema when the helpers go there and it is missing: owned by the live
+ * table's owner, CREATE revoked from PUBLIC, USAGE granted to the roles that may read or update the
+ * live table. Refused with the SQL to run when this role may not create it (CREATE on the database,
+ * and being the owner, a member of it or a superuser). Nothing to do when the helpers live beside the
+ * filter (that schema is trusted, or helpers() would not have chosen it).
+ */
+Status ensureHelperSchema(Database &db, const Helpers &h);
+/** The statements ensureHelperSchema() runs (empty when there is nothing to create), for a DBA to
+ *  run when this role may not. */
+Result<QString> helperSchemaSql(Database &db, const Helpers &h);
+
+/** "set local role OWNER;\n" when this session may act as the live table's owner and is not it (a
+ *  member, or a superuser), so that the helper objects it creates are the owner's; empty otherwise. */
+Result<QString> actAsOwner(Database &db, const Helpers &h);
+
+/** The roles (quoted, "public" for PUBLIC) that hold `privilege` (SELECT, UPDATE) on the live table,
+ *  on the table itself or on its bits column, its owner included. */
+Result<QStringList> granteesOf(Database &db, const Helpers &h, const QString &privilege);
+
+/** The grants that let the filter's readers read helper table `table` (and USAGE on the helper
+ *  schema), as statements; `columns` limits the SELECT (e.g. the pending table's, never the names). */
+Result<QString> readerGrants(Database &db, const Helpers &h, const QString &table, const QString &columns = {});
+
+/**
+ * Whether the helper table `name` (unquoted, in the helper schema) exists and may be believed: its
+ * owner must be trusted (see Helpers). Anything else was planted by another role and is refused with
+ * its owner's name. False when it does not exist. Read from the catalog: no privilege on the schema
+ * is needed to ask.
+ */
+Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &name);
+
+/** The live filter's helpers when helper table `name` exists and may be believed; nullopt when not. */
+Result<std::optional<Helpers>> helpersWith(Database &db, const FilterRef &live, const QString &name);
 
 /** Runs exactly one statement with the extended protocol (no second statement can ride along). */
 Status execOne(Database &db, const QString &sql, const QString &what);

@@ -12,28 +12,33 @@ namespace bloom {
 
 namespace {
 
-/** Where the history of `store`'s table lives (its schema, quoted) and whether it is there yet. A
- *  history table another role planted there is refused, as the rebuild's helpers are. */
+/** Where the history of `store`'s table lives (its schema, quoted) and whether it is there yet: in the
+ *  helper schema, or where an older Bloomscope made it, beside the filter (moved into the helper
+ *  schema by a write when this role may). One another role planted is refused, as the rebuild's
+ *  helpers are. */
 struct Place {
     QualifiedName table; ///< the filter's, resolved
     QString schema;
     bool exists = false;
     bool hasPosition = false; ///< the read_position column (a table made before it existed lacks it)
+    maintenance::Helpers helpers;
 };
 
-Result<Place> locate(Database &db, FilterStore &store)
+Result<Place> locate(Database &db, FilterStore &store, bool forWrite = false)
 {
     auto table = db.resolve(store.ref().table, QStringLiteral("--table"), Database::ObjectKind::Table);
     if (!table)
         return table.error();
-    maintenance::Helpers h;
-    h.liveTable = *table;
-    h.schema = quoteIdent(table->schema);
-    const QString quoted = h.quoted(QStringLiteral("bloomscope_history"));
-    auto exists = maintenance::trustedHelperExists(db, h, quoted);
+    Q_UNUSED(forWrite);
+    auto located = maintenance::helpersFor(db, *table, store.functionName());
+    if (!located)
+        return located.error();
+    const maintenance::Helpers &h = *located;
+    auto exists = maintenance::trustedHelperExists(db, h, QStringLiteral("bloomscope_history"));
     if (!exists)
         return exists.error();
-    Place place{*table, h.schema, *exists, false};
+    const QString quoted = h.history;
+    Place place{*table, h.helperSchema, *exists, false, h};
     if (place.exists) {
         QSqlQuery q(db.db());
         q.prepare(QStringLiteral("select exists (select from pg_catalog.pg_attribute where attrelid = "
@@ -44,6 +49,20 @@ Result<Place> locate(Database &db, FilterStore &store)
         place.hasPosition = q.value(0).toBool();
     }
     return place;
+}
+
+/** The statements that make the history table in the helper schema (as the filter's owner when this
+ *  role may act as it), readable by whoever may read the filter. */
+Result<QString> createWithGrants(Database &db, const Place &place)
+{
+    const maintenance::Helpers &h = place.helpers;
+    auto owner = maintenance::actAsOwner(db, h);
+    if (!owner)
+        return owner.error();
+    auto readers = maintenance::readerGrants(db, h, h.history);
+    if (!readers)
+        return readers.error();
+    return *owner + History::createSql(h.helperSchema) + QLatin1Char('\n') + *readers;
 }
 
 QString columns(const Place &p)
@@ -90,7 +109,16 @@ Result<QString> History::createSqlFor(Database &db, FilterStore &store)
     auto place = locate(db, store);
     if (!place)
         return place.error();
-    return createSql(place->schema);
+    if (place->exists)
+        return createSql(place->schema);
+    // What a DBA runs when this role may not: the helper schema (if missing) and the table in it.
+    auto schema = maintenance::helperSchemaSql(db, place->helpers);
+    if (!schema)
+        return schema.error();
+    auto readers = maintenance::readerGrants(db, place->helpers, place->helpers.history);
+    if (!readers)
+        return readers.error();
+    return *schema + createSql(place->helpers.helperSchema) + QLatin1Char('\n') + *readers;
 }
 
 QString History::createSql(const QString &quotedSchema)
@@ -124,9 +152,9 @@ Status guardNewHistory(Database &db, const Place &place, bool publicationOk)
 {
     if (place.exists)
         return success();
-    return maintenance::guardNewTable(db, place.table,
-                                      place.table.withName(QStringLiteral("bloomscope_history")).text(),
-                                      History::createSql(place.schema), publicationOk);
+    return maintenance::guardNewTable(
+        db, place.table, QualifiedName{place.helpers.helperSchemaName, QStringLiteral("bloomscope_history")}.text(),
+        History::createSql(place.helpers.helperSchema), publicationOk);
 }
 
 } // namespace
@@ -135,20 +163,38 @@ Result<QString> History::installFunction(Database &db, FilterStore &store, bool 
 {
     if (auto s = db.requirePrimary(QStringLiteral("installing bloomscope_record()")); !s)
         return s.error();
-    auto place = locate(db, store);
+    auto place = locate(db, store, true);
     if (!place)
         return place.error();
     if (auto s = guardNewHistory(db, *place, publicationOk); !s)
         return s.error();
-    // The table (if missing) and the function in one transaction: one multi-statement text.
-    const QString sql =
-        (place->exists ? QString() : createSql(place->schema) + QLatin1Char('\n')) + functionSql(place->schema);
+    if (!place->exists) {
+        if (auto s = maintenance::ensureHelperSchema(db, place->helpers); !s)
+            return s.error();
+        place->schema = place->helpers.helperSchema;
+    }
+    // The table (if missing) and the function in one transaction, as the filter's owner when this role
+    // may act as it.
+    QString sql;
+    if (!place->exists) {
+        auto create = createWithGrants(db, *place);
+        if (!create)
+            return create.error();
+        sql = *create;
+    } else {
+        auto owner = maintenance::actAsOwner(db, place->helpers);
+        if (!owner)
+            return owner.error();
+        sql = *owner;
+    }
+    sql = QStringLiteral("begin;\n") + sql + functionSql(place->schema) + QStringLiteral(";\ncommit;");
     if (auto s = maintenance::execScript(db, sql, QStringLiteral("installing %1.bloomscope_record").arg(place->schema));
         !s) {
+        (void)maintenance::execScript(db, QStringLiteral("rollback"), QStringLiteral("rolling back"));
         return permission(s.error(), place->schema, QStringLiteral("cannot install bloomscope_record"),
-                          QStringLiteral("run it as a role that may create in schema %1 (grant create on schema %1 to "
-                                         "ROLE), or have its owner run the SQL of 'bloomctl record --print-sql "
-                                         "--install-function'"));
+                          QStringLiteral("run it as the filter's owner, a member of it or a superuser, or have one "
+                                         "of them run the SQL of 'bloomctl record --print-sql --install-function' "
+                                         "(schema %1)"));
     }
     return recordCall(db, store);
 }
@@ -165,7 +211,7 @@ Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTi
 {
     if (auto s = db.requirePrimary(QStringLiteral("recording a snapshot of %1").arg(store.tableText())); !s)
         return s.error();
-    auto place = locate(db, store);
+    auto place = locate(db, store, true);
     if (!place)
         return place.error();
     if (auto s = guardNewHistory(db, *place, publicationOk); !s)
@@ -179,22 +225,23 @@ Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTi
                            .arg(*schema));
     }
     if (!place->exists) {
-        QSqlQuery q(db.db());
-        if (!db.db().transaction())
-            return makeError(ErrorKind::Connection, QStringLiteral("cannot begin creating the history table"));
-        if (!q.exec(createSql(*schema))) {
-            Error e = Database::queryError(q, QStringLiteral("creating %1.bloomscope_history").arg(*schema));
-            q.finish();
-            db.db().rollback();
-            return permission(e, *schema, QStringLiteral("cannot create the history table"),
+        if (auto s = maintenance::ensureHelperSchema(db, place->helpers); !s)
+            return s.error();
+        place->schema = place->helpers.helperSchema;
+        schema = &place->schema;
+        auto create = createWithGrants(db, *place);
+        if (!create)
+            return create.error();
+        if (auto s = maintenance::execScript(db, QStringLiteral("begin;\n") + *create + QStringLiteral("commit;"),
+                                             QStringLiteral("creating %1.bloomscope_history").arg(*schema));
+            !s) {
+            (void)maintenance::execScript(db, QStringLiteral("rollback"), QStringLiteral("rolling back"));
+            return permission(s.error(), *schema, QStringLiteral("cannot create the history table"),
                               QStringLiteral("let this role create tables in %1 (grant create on schema %1 to "
-                                             "ROLE), or have its owner run the SQL of 'bloomctl record "
-                                             "--print-sql' and grant select, insert, delete on it and usage on "
-                                             "its id sequence"));
+                                             "ROLE), or have the filter's owner (a member of it, or a superuser) run "
+                                             "the SQL of 'bloomctl record --print-sql' and grant select, insert, "
+                                             "delete on it and usage on its id sequence"));
         }
-        q.finish();
-        if (!db.db().commit())
-            return makeError(ErrorKind::Server, QStringLiteral("commit of the history table failed"));
         place->hasPosition = true;
     }
     auto fill = store.fill();

@@ -192,13 +192,14 @@ QString subscriberHelpersSql(const Helpers &h)
 {
     // The columns of the tables Rebuilder::prepare() creates (rebuild.cpp): the subscriber applies their rows.
     return QStringLiteral(
+               "create schema if not exists %3;\n"
                "drop table if exists %1, %2;   -- an earlier rebuild's, if any\n"
                "create table %1 (live_table text primary key, live_function text not null, new_table text not null, "
                "new_function text not null, original_function text not null, stage text not null, started_at "
                "timestamptz not null, per_source text not null, sources text not null, query text not null);\n"
                "create table %2 (id bigint primary key, name text, names text[], count integer not null, "
-               "drained boolean not null, at timestamptz not null);\n")
-        .arg(h.state, h.pending);
+               "written boolean not null, drained boolean not null, at timestamptz not null);\n")
+        .arg(h.state, h.pending, h.helperSchema);
 }
 
 /** The subscriber's new table, its function and the follower that renames its pair in the swap. */
@@ -217,7 +218,7 @@ QString subscriberNewPairSql(Database &db, const Helpers &h, const QualifiedName
         .replace(QStringLiteral("{{live_function}}"), db.quoteLiteral(h.liveFunction.name))
         .replace(QStringLiteral("{{new_function}}"), db.quoteLiteral(intoFunction.name))
         .replace(QStringLiteral("{{new}}"), db.quoteLiteral(into.name));
-    return swappedTableSql(h.swapped) +
+    return QStringLiteral("create schema if not exists %1;\n").arg(h.helperSchema) + swappedTableSql(h.swapped) +
            QStringLiteral("drop table if exists %1;\ndrop function if exists %2(text);\n")
                .arg(into.quoted(), intoFunction.quoted()) +
            renderTableSql(g, into.quoted()) + renderFunctionSql(g, intoFunction.quoted()) + follow;
@@ -337,10 +338,10 @@ Result<PublicationCarry> planPublicationCarry(Database &db, const QualifiedName 
                 return true;
         return false;
     };
-    Helpers h;
-    h.liveTable = live;
-    h.schema = live.quotedSchema();
-    h.swapped = h.quoted(QStringLiteral("bloomscope_swapped"));
+    auto located = helpersFor(db, live, QualifiedName{});
+    if (!located)
+        return located.error();
+    const Helpers &h = *located;
     for (const Publication &p : pubs->list) {
         carry.publications << p.describe(live);
         if (!p.listsTable || p.takesNewTables())
@@ -367,8 +368,7 @@ Result<PublicationCarry> planPublicationCarry(Database &db, const QualifiedName 
     carry.subscriberAfter =
         QStringLiteral("on each subscriber, once it has applied the swap (select to_regclass(%1) is not null), drop "
                        "the rebuild's leftovers and refresh:\n  drop table if exists %2, %3;\n  %4\n")
-            .arg(db.quoteLiteral(live.withName(QStringLiteral("<OLD_TABLE>")).quoted()),
-                 h.quoted(QStringLiteral("bloomscope_rebuild")), h.quoted(QStringLiteral("bloomscope_pending")),
+            .arg(db.quoteLiteral(live.withName(QStringLiteral("<OLD_TABLE>")).quoted()), h.state, h.pending,
                  pubs->refreshStep());
     return carry;
 }

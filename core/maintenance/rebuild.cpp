@@ -40,6 +40,9 @@ using maintenance::helpersWith;
 namespace {
 constexpr qint64 RebuildLockKey = 0x626c6f6f; // "bloo": with the live table's oid, the rebuild's advisory lock
 }
+using maintenance::actAsOwner;
+using maintenance::granteesOf;
+using maintenance::readerGrants;
 using maintenance::trustedHelperExists;
 
 Rebuilder::Rebuilder(Database &filterDb, RebuildOptions options)
@@ -89,19 +92,33 @@ void Rebuilder::pauseForTests(const QString &stage)
 Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
 {
     RebuildState st;
-    auto found = helpersWith(db, live, &Helpers::state);
+    auto found = helpersWith(db, live, QString::fromLatin1(RebuildStateName));
     if (!found)
         return found.error();
     if (!*found)
         return st;
     const Helpers *h = &**found;
+    // A rebuild an older Bloomscope started: its pending table has none of the write path's columns.
+    {
+        QSqlQuery c(db.db());
+        c.prepare(QStringLiteral("select exists (select from pg_catalog.pg_attribute a join pg_catalog.pg_class t on "
+                                 "t.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = t.relnamespace "
+                                 "where n.nspname = ? and t.relname = 'bloomscope_pending' and a.attname = 'written' "
+                                 "and not a.attisdropped)"));
+        c.addBindValue(h->helperSchemaName);
+        if (!c.exec() || !c.next())
+            return Database::queryError(c, QStringLiteral("reading the rebuild state"));
+        if (!c.value(0).toBool())
+            return legacyState(db, *h);
+    }
+    // Columns a role that may only read the filter may read too (the pending names are not among them).
     QSqlQuery q(db.db());
     if (!q.exec(QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
                                "(select coalesce(sum(count), 0) from %1 where not drained), per_source, "
                                "exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and "
                                "l.classid = %3 and l.objid = pg_catalog.to_regclass(%4)::oid and l.objsubid = 2 "
                                "and l.granted), "
-                               "(select coalesce(sum(count), 0) from %1 where not drained and names is not null) "
+                               "(select coalesce(sum(count), 0) from %1 where not drained and written) "
                                "from %2")
                     .arg(h->pending, h->state)
                     .arg(RebuildLockKey)
@@ -122,6 +139,29 @@ Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
     st.pendingWritten = q.value(9).toLongLong();
     for (const QJsonValue &v : QJsonDocument::fromJson(q.value(7).toString().toUtf8()).array())
         st.perSource.append({v[QLatin1String("source")].toString(), qint64(v[QLatin1String("names")].toDouble())});
+    return st;
+}
+
+Result<RebuildState> Rebuilder::legacyState(Database &db, const maintenance::Helpers &h)
+{
+    // A rebuild an older Bloomscope started: it can only be aborted (its pending table has none of the
+    // write path's columns); info names it, writes are refused.
+    RebuildState st;
+    QSqlQuery q(db.db());
+    if (!q.exec(QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at from %1")
+                    .arg(h.state)))
+        return Database::queryError(q, QStringLiteral("reading the rebuild state"));
+    if (!q.next())
+        return st;
+    st.exists = true;
+    st.legacy = true;
+    st.schema = h.liveTable.schema;
+    st.liveTable = q.value(0).toString();
+    st.liveFunction = q.value(1).toString();
+    st.newTable = q.value(2).toString();
+    st.newFunction = q.value(3).toString();
+    st.stage = q.value(4).toString();
+    st.startedAt = q.value(5).toDateTime();
     return st;
 }
 
@@ -305,7 +345,10 @@ Status Rebuilder::prepare()
     mOptions.intoFunction = into->second.name;
     mInto = into->first;
     mIntoFunction = into->second;
-    for (const QString &helper : {names->pending, names->swapped})
+    // The helper schema first (created as the live table's owner's, or refused with the SQL to run).
+    if (auto s = maintenance::ensureHelperSchema(mDb, *names); !s)
+        return s;
+    for (const QString &helper : {QStringLiteral("bloomscope_pending"), QStringLiteral("bloomscope_swapped")})
         if (auto trusted = trustedHelperExists(mDb, *names, helper); !trusted)
             return trusted.error();
     QSqlQuery q(mDb.db());
@@ -324,50 +367,46 @@ Status Rebuilder::prepare()
     const QString original = q.value(2).toString();
     q.finish();
 
-    // Who may run the live function may record names: EXECUTE on bloomscope_record goes to exactly
-    // those roles (PUBLIC only when the live function is PUBLIC's too), never more.
-    QStringList grantees;
-    q.prepare(
-        QStringLiteral("select a.grantee = 0, coalesce(r.rolname, '') from pg_proc p, "
-                       "pg_catalog.aclexplode(coalesce(p.proacl, pg_catalog.acldefault('f', p.proowner))) a "
-                       "left join pg_roles r on r.oid = a.grantee "
-                       "where p.oid = pg_catalog.to_regprocedure(? || '(text)') and a.privilege_type = 'EXECUTE'"));
-    q.addBindValue(live.quotedFunction());
-    if (!q.exec())
-        return Database::queryError(q, QStringLiteral("reading who may execute %1").arg(live.quotedFunction()));
-    while (q.next())
-        grantees << (q.value(0).toBool() ? QStringLiteral("public") : quoteIdent(q.value(1).toString()));
-    q.finish();
-    // Who may update the live table may record the names it writes through Bloomscope's write path
-    // (bloomscope_record_names): the table's UPDATE grantees, on the table or on its bits column.
-    QStringList writers;
-    q.prepare(QStringLiteral(
-        "select distinct a.grantee = 0, coalesce(r.rolname, '') from ("
-        "  select (pg_catalog.aclexplode(coalesce(c.relacl, pg_catalog.acldefault('r', c.relowner)))).* "
-        "  from pg_catalog.pg_class c where c.oid = pg_catalog.to_regclass(?) "
-        "  union all select (pg_catalog.aclexplode(t.attacl)).* from pg_catalog.pg_attribute t "
-        "  where t.attrelid = pg_catalog.to_regclass(?) and t.attname = 'bits' and t.attacl is not null) a "
-        "left join pg_catalog.pg_roles r on r.oid = a.grantee where a.privilege_type = 'UPDATE'"));
-    q.addBindValue(live.quotedTable());
-    q.addBindValue(live.quotedTable());
-    if (!q.exec())
-        return Database::queryError(q, QStringLiteral("reading who may update %1").arg(live.tableText()));
-    while (q.next())
-        writers << (q.value(0).toBool() ? QStringLiteral("public") : quoteIdent(q.value(1).toString()));
-    q.finish();
+    // Who may update the live table may record names, and nobody else: both recorders go to the
+    // table's UPDATE grantees (on the table or its bits column; PUBLIC only when PUBLIC may update it),
+    // and the recording live function calls its recorder only when its caller may update the table. A
+    // role that may only check records nothing (a check adds no name).
+    auto writers = granteesOf(mDb, *names, QStringLiteral("UPDATE"));
+    if (!writers)
+        return writers.error();
+    auto owner = actAsOwner(mDb, *names);
+    if (!owner)
+        return owner.error();
+    QString readers;
+    for (const auto &[table, columns] :
+         {std::pair{names->state, QString()}, std::pair{names->swapped, QString()},
+          std::pair{names->pending, QStringLiteral("id, count, written, drained, at")}}) {
+        auto grants = readerGrants(mDb, *names, table, columns);
+        if (!grants)
+            return grants.error();
+        readers += *grants;
+    }
 
     // The recording version of the live function: the same placement (generated from the geometry
     // attach verified), plus one insert into the pending table.
     QString recording = renderFunctionSql(live.geometry(), live.quotedFunction());
     recording.replace(QLatin1String("create function"), QLatin1String("create or replace function"));
-    recording.replace(
-        QLatin1String("\nbegin\n"),
-        QStringLiteral("\nbegin\n  perform %1(name); -- bloomscope rebuild: record the name\n").arg(names->record));
+    recording.replace(QLatin1String("\nbegin\n"),
+                      QStringLiteral("\nbegin\n"
+                                     "  -- bloomscope rebuild: record the name, when the caller may add names\n"
+                                     "  if pg_catalog.has_column_privilege(%2::oid, 'bits', 'UPDATE') then\n"
+                                     "    perform %1(name);\n"
+                                     "  end if;\n")
+                          .arg(names->record)
+                          .arg(live.tableOid()));
     // SHARE on the live table first: it waits for every write in flight (they hold ROW EXCLUSIVE from
     // their guard to their commit, FilterWriter), and the writes after this commit see the recorder.
     // The pending table holds the live function's names a row each (name: checks record them too) and
     // the write path's a batch a row (names: every one of them was added).
+    // As the live table's owner (when this role may act as it): the helper objects and the security
+    // definer recorders are the owner's, in the helper schema only the owner may create in.
     QString sql =
+        *owner +
         QStringLiteral(
             "set local client_min_messages = warning;\n" // no NOTICE on stderr for the drop of a table never made
             "set local lock_timeout = '30s';\n"
@@ -378,7 +417,8 @@ Status Rebuilder::prepare()
             "  started_at timestamptz not null default now(), per_source text not null default '[]', "
             "  sources text not null default '[]', query text not null default '');\n"
             "create table %2 (id bigserial primary key, name text, names text[], "
-            "  count integer not null default 1, drained boolean not null default false, "
+            "  count integer not null default 1, written boolean not null default false, "
+            "  drained boolean not null default false, "
             "  at timestamptz not null default now(), check ((name is null) <> (names is null)));\n"
             "alter table %2 alter column names set storage external;\n" // written once, read once: no compression
             "create index on %2 (id) where not drained;\n"
@@ -399,9 +439,15 @@ Status Rebuilder::prepare()
             "  if live::oid <> %7::oid then\n"
             "    return false; -- another table: this rebuild does not record its names\n"
             "  end if;\n"
-            "  if coalesce(cardinality(names), 0) > 0 then\n"
-            "    insert into %2(names, count) values (names, cardinality(names));\n"
+            "  if coalesce(cardinality(names), 0) = 0 then\n"
+            "    return true;\n"
             "  end if;\n"
+            "  -- a row holds one call's names: bounded as Bloomscope writes them (FilterWriter)\n"
+            "  if cardinality(names) > %8 or pg_catalog.pg_column_size(names) > %9 then\n"
+            "    raise exception using errcode = '22001', message = 'bloomscope_record_names: more than %8 names "
+            "or %9 bytes in one call';\n"
+            "  end if;\n"
+            "  insert into %2(names, count, written) values (names, cardinality(names), true);\n"
             "  return true;\n"
             "end\n$fn$;\n"
             "revoke all on function %3(text) from public;\n"
@@ -410,11 +456,18 @@ Status Rebuilder::prepare()
             .arg(names->state, names->pending, names->record)
             .arg(MaxNameBytes)
             .arg(live.quotedTable(), names->recordNames)
-            .arg(live.tableOid());
-    for (const QString &g : grantees)
-        sql += QStringLiteral("grant execute on function %1(text) to %2;\n").arg(names->record, g);
-    for (const QString &g : writers)
-        sql += QStringLiteral("grant execute on function %1(regclass, text[]) to %2;\n").arg(names->recordNames, g);
+            .arg(live.tableOid())
+            .arg(FilterWriter::RecordSliceNames)
+            .arg(FilterWriter::RecordSliceBytes + qint64(MaxNameBytes) + 64 * FilterWriter::RecordSliceNames);
+    for (const QString &g : *writers) {
+        if (names->dedicated()) // the recorders' schema, for the roles that call them
+            sql += QStringLiteral("grant usage on schema %1 to %2;\n").arg(names->helperSchema, g);
+        sql += QStringLiteral("grant execute on function %1(text) to %2;\n"
+                              "grant execute on function %3(regclass, text[]) to %2;\n")
+                   .arg(names->record, g, names->recordNames);
+    }
+    // The swaps' record of the old pairs, made here (by the owner) so that drop-old finds it.
+    sql += maintenance::swappedTableSql(names->swapped) + readers;
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the rebuild's transaction"));
     QSqlQuery tx(mDb.db());

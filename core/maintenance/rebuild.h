@@ -80,6 +80,8 @@ struct RebuildState {
     /** A Bloomscope session is running this rebuild now (it holds the rebuild's advisory lock);
      *  false for one whose process died or lost its connection: interrupted. */
     bool running = false;
+    /** Started by an older Bloomscope, its helpers beside the filter: it can only be aborted. */
+    bool legacy = false;
 };
 
 /** The new filter may hold this share of the live estimate and no less (README "The swap guard"). */
@@ -171,6 +173,8 @@ public:
 
     /** The state of a running or interrupted rebuild of `live` (for `info` and the GUI). */
     static Result<RebuildState> state(Database &db, const FilterRef &live = {});
+    /** The state of a rebuild an older Bloomscope started (no write path's columns in its pending table). */
+    static Result<RebuildState> legacyState(Database &db, const maintenance::Helpers &h);
     /** Restores the live function, drops the pending table and the half-built filter. */
     static Status abort(Database &db, const FilterRef &live = {});
     /** What a swap of `newTable` would do and whether the guard lets it (nothing is changed). */
@@ -192,7 +196,7 @@ private:
                                                                      const QString &table, const QString &function);
     Result<RebuildReport> runPrepared();
     Status recordSources(const RebuildReport &r);
-    static Result<qint64> drainInto(Database &db, const QString &schema, FilterStore &live, FilterStore &next,
+    static Result<qint64> drainInto(Database &db, const QString &pending, FilterStore &live, FilterStore &next,
                                     bool final);
     Status prepare();
     Status exportAndHash(RebuildReport &r);

@@ -37,6 +37,7 @@ using maintenance::helpers;
 using maintenance::helpersWith;
 using maintenance::planCarryOver;
 using maintenance::suffixed;
+using maintenance::trustedHelperExists;
 
 FilterRef refIn(const QString &schema, const QString &table, const QString &function)
 {
@@ -55,9 +56,9 @@ struct PendingBatch {
 
 /** The names of the write path's pending row `id` (a binary text[] read with libpq: a row holds up
  *  to FilterWriter::RecordSliceNames names). */
-Result<QList<QByteArray>> writtenNames(Database &db, const QString &schema, qint64 id)
+Result<QList<QByteArray>> writtenNames(Database &db, const QString &pending, qint64 id)
 {
-    const QByteArray sql = QStringLiteral("select names from %1.bloomscope_pending where id = $1").arg(schema).toUtf8();
+    const QByteArray sql = QStringLiteral("select names from %1 where id = $1").arg(pending).toUtf8();
     const QByteArray idText = QByteArray::number(id);
     const char *values[1] = {idText.constData()};
     std::unique_ptr<PGresult, decltype(&PQclear)> r(
@@ -73,14 +74,14 @@ Result<QList<QByteArray>> writtenNames(Database &db, const QString &schema, qint
 
 /** Pending rows after `after` up to `upTo` in id order, undrained (locked for this drain unless not
  *  `lockRows`) or drained, until about `maxNames` names. */
-Result<PendingBatch> pendingBatch(Database &db, const QString &schema, bool drained, qint64 after, qint64 maxNames,
+Result<PendingBatch> pendingBatch(Database &db, const QString &pending, bool drained, qint64 after, qint64 maxNames,
                                   qint64 upTo = std::numeric_limits<qint64>::max(), bool lockRows = true)
 {
     QSqlQuery q(db.db());
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("select id, name, names is not null from %1.bloomscope_pending where drained = ? and "
+    q.prepare(QStringLiteral("select id, name, written from %1 where drained = ? and "
                              "id > ? and id <= ? order by id limit 50000%2")
-                  .arg(schema)
+                  .arg(pending)
                   .arg(drained || !lockRows ? QString() : QStringLiteral(" for update")));
     q.addBindValue(drained);
     q.addBindValue(after);
@@ -105,7 +106,7 @@ Result<PendingBatch> pendingBatch(Database &db, const QString &schema, bool drai
         if (names >= maxNames)
             break;
         if (row.batch) {
-            auto more = writtenNames(db, schema, row.id);
+            auto more = writtenNames(db, pending, row.id);
             if (!more)
                 return more.error();
             names += more->size();
@@ -154,10 +155,13 @@ Result<qint64> Rebuilder::drain(Database &db, const RebuildState &st, bool final
         return s.error();
     if (auto s = next.attach(); !s)
         return s.error();
-    return drainInto(db, quoteIdent(st.schema), live, next, final);
+    auto h = maintenance::helpersFor(db, live.tableName(), live.functionName());
+    if (!h)
+        return h.error();
+    return drainInto(db, h->pending, live, next, final);
 }
 
-Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterStore &live, FilterStore &next,
+Result<qint64> Rebuilder::drainInto(Database &db, const QString &pending, FilterStore &live, FilterStore &next,
                                     bool final)
 {
     // Rows are marked drained in the same transaction that ORs their names into the new filter.
@@ -169,7 +173,7 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
     qint64 bound = 0;
     {
         QSqlQuery q(db.db());
-        if (!q.exec(QStringLiteral("select coalesce(max(id), 0) from %1.bloomscope_pending").arg(schema)) || !q.next())
+        if (!q.exec(QStringLiteral("select coalesce(max(id), 0) from %1").arg(pending)) || !q.next())
             return Database::queryError(q, QStringLiteral("reading the pending names"));
         bound = q.value(0).toLongLong();
     }
@@ -186,7 +190,7 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
         // Pages by id (a row still in flight below `after` waits for the next drain). The final drain
         // runs under the swap's lock and its table is dropped at the commit: it marks nothing. Earlier
         // drains lock their rows and mark them in the same transaction.
-        auto batch = pendingBatch(db, schema, false, after, DrainPageNames, bound, !final);
+        auto batch = pendingBatch(db, pending, false, after, DrainPageNames, bound, !final);
         if (!batch)
             return fail(batch.error());
         if (batch->isEmpty()) {
@@ -230,8 +234,7 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &schema, FilterS
             ids += (i ? QStringLiteral(",") : QString()) + QString::number(batch->ids[i]);
         ids += QLatin1Char('}');
         QSqlQuery q(db.db());
-        q.prepare(
-            QStringLiteral("update %1.bloomscope_pending set drained = true where id = any(?::bigint[])").arg(schema));
+        q.prepare(QStringLiteral("update %1 set drained = true where id = any(?::bigint[])").arg(pending));
         q.addBindValue(ids);
         if (!q.exec())
             return fail(Database::queryError(q, QStringLiteral("recording the drain")));
@@ -250,9 +253,10 @@ Status Rebuilder::abort(Database &db, const FilterRef &liveRef)
         return st.error();
     if (!st->exists)
         return makeError(ErrorKind::Usage, QStringLiteral("there is no rebuild to abort"));
-    auto h = helpers(db, liveRef);
-    if (!h)
-        return h.error();
+    auto found = helpers(db, liveRef);
+    if (!found)
+        return found.error();
+    const Helpers *h = &*found;
     QSqlQuery q(db.db());
     if (!q.exec(QStringLiteral("select original_function from %1").arg(h->state)) || !q.next())
         return Database::queryError(q, QStringLiteral("reading the original function"));
@@ -276,7 +280,15 @@ Status Rebuilder::abort(Database &db, const FilterRef &liveRef)
     // recorders go, and the ones after see no rebuild.
     const QString lock =
         QStringLiteral("set local lock_timeout = '30s'; lock table %1 in share mode").arg(h->liveTable.quoted());
+    // The swaps' record goes too when no swap wrote to it (the rebuild's set-up made it).
+    bool swapsRecorded = true;
+    if (auto records = trustedHelperExists(db, *h, QStringLiteral("bloomscope_swapped")); records && *records) {
+        QSqlQuery any(db.db());
+        if (any.exec(QStringLiteral("select exists (select from %1)").arg(h->swapped)) && any.next())
+            swapsRecorded = any.value(0).toBool();
+    }
     const QString drops =
+        (swapsRecorded ? QString() : QStringLiteral("drop table if exists %1;\n").arg(h->swapped)) +
         QStringLiteral("drop table if exists %1;\n"
                        "drop function if exists %2(text);\n"
                        "drop table %3;\n"
@@ -338,7 +350,7 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     // Every drained name the live filter may hold must be in the new filter; of the names the write
     // path recorded (all of them added), an even sample of up to VerifyWrittenSample a page.
     for (qint64 after = 0;;) {
-        auto batch = pendingBatch(db, h->schema, true, after, DrainPageNames);
+        auto batch = pendingBatch(db, h->pending, true, after, DrainPageNames);
         if (!batch)
             return batch.error();
         if (batch->isEmpty())
@@ -388,7 +400,7 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     for (int pass = 0; pass < 20; ++pass) {
         QElapsedTimer passTimer;
         passTimer.start();
-        auto caughtUp = drainInto(db, h->schema, live, next, false);
+        auto caughtUp = drainInto(db, h->pending, live, next, false);
         if (!caughtUp)
             return caughtUp.error();
         lastPassMs = double(passTimer.nsecsElapsed()) / 1e6;
@@ -425,7 +437,7 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     // not fall into the window in which checks are blocked.
     if (!q.exec(QStringLiteral("lock table %1 in access exclusive mode").arg(next.quotedTable())))
         return rollback(Database::queryError(q, QStringLiteral("locking %1").arg(newTable)));
-    auto drained = drainInto(db, h->schema, live, next, /*final=*/true);
+    auto drained = drainInto(db, h->pending, live, next, /*final=*/true);
     if (!drained)
         return rollback(drained.error());
     report.drainedInSwap = *drained;
@@ -494,7 +506,7 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
     if (st->exists)
         return makeError(ErrorKind::Usage, QStringLiteral("a rebuild into %1 is in progress").arg(st->newTable),
                          QStringLiteral("swap it in or abort it first"));
-    auto records = helpersWith(db, liveRef, &Helpers::swapped);
+    auto records = helpersWith(db, liveRef, QStringLiteral("bloomscope_swapped"));
     if (!records)
         return records.error();
     QStringList dropped;
@@ -559,7 +571,7 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
 
 Result<std::optional<QDateTime>> Rebuilder::lastSwap(Database &db, const FilterRef &liveRef)
 {
-    auto records = helpersWith(db, liveRef, &Helpers::swapped);
+    auto records = helpersWith(db, liveRef, QStringLiteral("bloomscope_swapped"));
     if (!records)
         return records.error();
     if (!*records)

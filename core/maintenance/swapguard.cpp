@@ -195,6 +195,12 @@ Result<SwapCheck> Rebuilder::checkSwap(Database &db, const QString &newTable, co
                          QStringLiteral("no finished rebuild into %1 is waiting to be swapped in").arg(newTable),
                          st->exists ? QStringLiteral("the rebuild in progress is into %1").arg(st->newTable)
                                     : QStringLiteral("run 'bloomctl rebuild ... --into %1' first").arg(newTable));
+    if (st->legacy)
+        return makeError(ErrorKind::Refused,
+                         QStringLiteral("the rebuild into %1 was started by an older Bloomscope, which kept its "
+                                        "helpers beside the filter; this one cannot swap it safely")
+                             .arg(newTable),
+                         QStringLiteral("remove it with 'bloomctl rebuild --abort' and rebuild"));
     if (st->stage != QLatin1String("ready"))
         return makeError(
             ErrorKind::Usage,

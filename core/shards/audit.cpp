@@ -55,25 +55,25 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
 
 namespace {
 
-/** The audit table beside `filterTable`, quoted, and whether it is there; one another role planted
- *  is refused, as the rebuild's helpers are (a planted row could say "no false negative"). */
-Result<std::pair<QString, bool>> auditTable(Database &db, const QualifiedName &filterTable)
+/** The audit table among the filter's helpers, quoted, and whether it is there; one another role
+ *  planted is refused, as the rebuild's helpers are (a planted row could say "no false negative"). */
+Result<std::pair<QString, bool>> auditTable(Database &db, const maintenance::Helpers &h)
 {
-    maintenance::Helpers h;
-    h.liveTable = filterTable;
-    h.schema = quoteIdent(filterTable.schema);
-    const QString table = h.quoted(QStringLiteral("bloomscope_audit"));
-    auto exists = maintenance::trustedHelperExists(db, h, table);
+    auto exists = maintenance::trustedHelperExists(db, h, QStringLiteral("bloomscope_audit"));
     if (!exists)
         return exists.error();
-    return std::pair{table, *exists};
+    return std::pair{h.audit, *exists};
 }
 
 } // namespace
 
 Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditReport &r, bool publicationOk)
 {
-    auto place = auditTable(db, filterTable);
+    auto located = maintenance::helpersFor(db, filterTable, QualifiedName{});
+    if (!located)
+        return located.error();
+    const maintenance::Helpers &h = *located;
+    auto place = auditTable(db, h);
     if (!place)
         return place.error();
     const QString table = place->first;
@@ -84,14 +84,31 @@ Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditRe
             "false_negatives jsonb not null, probes bigint not null, false_positives bigint not null, "
             "measured float8 not null, low95 float8 not null, high95 float8 not null, estimated float8 not null)")
             .arg(table);
-    if (!place->second)
-        if (auto s = maintenance::guardNewTable(db, filterTable,
-                                                filterTable.withName(QStringLiteral("bloomscope_audit")).text(),
-                                                create + QStringLiteral(";\n"), publicationOk);
+    if (!place->second) {
+        if (auto s = maintenance::guardNewTable(
+                db, filterTable, QualifiedName{h.helperSchemaName, QStringLiteral("bloomscope_audit")}.text(),
+                create + QStringLiteral(";\n"), publicationOk);
             !s)
             return s;
-    if (auto s = db.exec(create); !s)
-        return s;
+        // Made in the helper schema, as the filter's owner when this role may act as it, readable by
+        // whoever may read the filter.
+        if (auto s = maintenance::ensureHelperSchema(db, h); !s)
+            return s;
+        auto owner = maintenance::actAsOwner(db, h);
+        if (!owner)
+            return owner.error();
+        auto readers = maintenance::readerGrants(db, h, table);
+        if (!readers)
+            return readers.error();
+        if (auto s = maintenance::execScript(db,
+                                             QStringLiteral("begin;\n%1%2;\nrevoke all on %3 from public;\n%4commit;")
+                                                 .arg(*owner, create, table, *readers),
+                                             QStringLiteral("creating %1").arg(table));
+            !s) {
+            (void)maintenance::execScript(db, QStringLiteral("rollback"), QStringLiteral("rolling back"));
+            return s;
+        }
+    }
     QJsonArray fn;
     for (const QByteArray &n : r.falseNegatives)
         fn.append(QString::fromUtf8(n));
@@ -114,7 +131,10 @@ Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditRe
 
 Result<std::optional<AuditReport>> lastAudit(Database &db, const QualifiedName &filterTable)
 {
-    auto place = auditTable(db, filterTable);
+    auto located = maintenance::helpersFor(db, filterTable, QualifiedName{});
+    if (!located)
+        return located.error();
+    auto place = auditTable(db, *located);
     if (!place)
         return place.error();
     if (!place->second)
