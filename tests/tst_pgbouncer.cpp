@@ -151,8 +151,9 @@ private slots:
         QVERIFY2(pooled.run.err.contains("note: the VACUUMs between the load's steps ran 15 of them on the load's own "
                                          "connection"),
                  pooled.run.err.constData());
-        QVERIFY2(pooled.run.err.contains("connection 3 was refused (no answer yet when it was no longer needed; a "
-                                         "connection pooler such as PgBouncer"),
+        // (Given up when no longer needed, or after its 3 s when the load takes longer on a busy machine.)
+        QVERIFY2(pooled.run.err.contains("connection 3 was refused (no answer") &&
+                     pooled.run.err.contains("a connection pooler such as PgBouncer"),
                  pooled.run.err.constData());
         // About its normal time: never a pooler's query_wait_timeout.
         QVERIFY2(pooled.ms <= direct.ms * 2 + 3000, qPrintable(QString::number(pooled.ms)));

@@ -129,9 +129,10 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
         return queryError(q, QStringLiteral("reading the search_path"));
     while (q.next())
         d->mUserSchemas << q.value(0).toString();
-    if (d->mPooling == Pooling::Transaction) {
-        // The server connection serves other clients after each transaction: nothing may be set for the
-        // session. Every transaction sets search_path locally, and begins read only in a read-only session.
+    if (d->mPooling != Pooling::None) {
+        // Behind a transaction pool the server connection serves other clients after each transaction, and
+        // a pool's mode is found by looking, not told: behind any pooler nothing is set for the session.
+        // Every transaction sets search_path locally, and begins read only in a read-only session.
         static_cast<PgDriver *>(d->mDb.driver())->setPooled(true, options.readOnly);
     } else {
         if (auto s =
@@ -149,19 +150,25 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
 
 Pooling Database::probePooling(const QString &conninfo, int backend)
 {
-    // A session pool gives this session one server backend until it ends; a transaction pool hands it on
-    // after each transaction, most likely (PgBouncer reuses the last one freed) to the next client to ask.
-    // Ask as that next client, then ask again as this session: either answer naming another backend than
-    // this session's first says transaction pooling.
+    // A session pool gives this session one server backend until it ends, and never gives that one to
+    // another client meanwhile; a transaction pool hands it on after each transaction, most likely
+    // (PgBouncer reuses the last one freed) to the next client to ask. So ask as another client, then as
+    // this session, three times: any answer that names this session's first backend to the other client,
+    // or another backend to this session, is a transaction pool. (Another client of a busy pool can take
+    // the backend in between, hence more than one look.)
     PgConn other(conninfo, PgConn::SearchPath::AsConfigured, PgConn::Wait{1000, nullptr});
-    int theirs = -1;
-    if (other.ok())
-        if (auto r = other.column(QStringLiteral("select pg_catalog.pg_backend_pid()")); r && !r->isEmpty())
-            theirs = r->first().toInt();
     QSqlQuery q(mDb);
-    const int again =
-        q.exec(QStringLiteral("select pg_catalog.pg_backend_pid()")) && q.next() ? q.value(0).toInt() : -1;
-    return theirs == backend || (again >= 0 && again != backend) ? Pooling::Transaction : Pooling::Session;
+    for (int round = 0; round < 3; ++round) {
+        if (other.ok())
+            if (auto r = other.column(QStringLiteral("select pg_catalog.pg_backend_pid()"));
+                r && !r->isEmpty() && r->first().toInt() == backend)
+                return Pooling::Transaction;
+        if (q.exec(QStringLiteral("select pg_catalog.pg_backend_pid()")) && q.next() && q.value(0).toInt() != backend)
+            return Pooling::Transaction;
+        if (!other.ok())
+            break; // the pool has no server connection for another client: this one is this session's alone
+    }
+    return Pooling::Session;
 }
 
 QString Database::describePooling() const

@@ -103,7 +103,7 @@ public:
     /** The schemas of the connecting role's search_path (current_schemas(false)), read at connect.
      *  The session itself then runs with search_path = pg_catalog, pg_temp: no object another role
      *  owns can shadow a function or operator Bloomscope calls (README "Privileges"). Behind a
-     *  transaction pool every transaction sets it locally instead (PgDriver::setPooled()). */
+     *  pooler every transaction sets it locally instead (PgDriver::setPooled()). */
     const QStringList &userSchemas() const { return mUserSchemas; }
 
     /** A string literal for a utility statement that takes no parameters (COMMENT, an INSERT built

@@ -25,7 +25,7 @@ public:
     explicit PgDriver(QObject *parent = nullptr);
     ~PgDriver() override;
 
-    /** Behind a transaction pool: wrap every statement outside a transaction in one of its own that sets
+    /** Behind a pooler: wrap every statement outside a transaction in one of its own that sets
      *  what the session needs locally (search_path; read only when `readOnly`). */
     void setPooled(bool pooled, bool readOnly);
     bool pooled() const { return mPooled; }
