@@ -124,7 +124,12 @@ Options:
   --chunk-bits B        bits per chunk (default 8192)
   --k K                 bits per name (default 7)
   --csv                 CSV output (fill)
-  --sample N            probes for fpr
+  --sample N            probes for fpr (1 to 100000000; with --redis 1 to 10000000), users a
+                        shard for audit (1 to 1000000)
+  --statement-timeout T how long attach may take calling the filter's function on its 32 probe
+                        names (5s, 500ms, 2m; 0: no limit; at most 1 hour): 5 s by default,
+                        or BLOOMSCOPE_STATEMENT_TIMEOUT; a function that takes longer is
+                        refused (exit 4)
   --yes                 do not ask before swap, drop-old or rebuild --abort
   --into-function F     the rebuilt function (default: the --into table + _bits)
   --allow-smaller       rebuild into a geometry with fewer bits than the live filter's
@@ -141,6 +146,18 @@ Names of tables and functions are plain names or schema.name, used as given (cas
 quoted by bloomctl; a value with a double quote, a control character or more than one dot is
 a usage error (exit 2). Errors go to stderr; with --json they are one JSON object there:
 {"error": {"code": 3, "kind": "connection", "message": "...", "fix": "..."}}.
+Every numeric option has a range, said in its error (exit 2).
+
+Output: names (and the catalog's names) are printed with their control characters escaped as
+PostgreSQL's COPY text format does: \\ for a backslash, \t, \n, \r, \xHH for another control
+character below U+0100 (ESC is \x1b), \uHHHH for the line and paragraph separators and the
+bidirectional controls. A name never spans two fields or two lines. Everything else bloomctl
+writes (the server's messages included) has the same characters escaped, line breaks and tabs
+excepted; --json gives names and messages as they are, in JSON's own escapes. Names on the
+command line follow the one name rule of stdin: invalid UTF-8 is refused (exit 5).
+Passwords given in --db or --source (password=, sslpassword=, URI user:password@ or
+?password=, in any spelling libpq reads) are overwritten in the process's command line
+before anything else runs.
 
 Exit codes:
   0    success
@@ -189,8 +206,13 @@ static_assert(exitCodeFor(ErrorKind::Usage) == ExitUsage && exitCodeFor(ErrorKin
               exitCodeFor(ErrorKind::Refused) == ExitRefused && exitCodeFor(ErrorKind::Cancelled) == ExitCancelled &&
               exitCodeFor(ErrorKind::Server) == ExitFailure && exitCodeFor(ErrorKind::DamagedFilter) == ExitDamaged);
 
-Args parseArgs(const QStringList &argv)
+Args parseArgs(const QList<QByteArray> &raw)
 {
+    // Decoded as QCoreApplication::arguments() decodes them; the positional words keep their bytes too.
+    QStringList argv;
+    argv.reserve(raw.size());
+    for (const QByteArray &w : raw)
+        argv << QString::fromLocal8Bit(w);
     static const QSet<QString> valued{QStringLiteral("db"),
                                       QStringLiteral("table"),
                                       QStringLiteral("function"),
@@ -222,7 +244,8 @@ Args parseArgs(const QStringList &argv)
                                       QStringLiteral("warn-chunk-fill"),
                                       QStringLiteral("max-snapshot-age"),
                                       QStringLiteral("since"),
-                                      QStringLiteral("jobs")};
+                                      QStringLiteral("jobs"),
+                                      QStringLiteral("statement-timeout")};
     static const QSet<QString> flags{QStringLiteral("json"),
                                      QStringLiteral("help"),
                                      QStringLiteral("csv"),
@@ -245,6 +268,7 @@ Args parseArgs(const QStringList &argv)
         const QString &w = argv[i];
         if (w == QLatin1String("--")) {
             a.positional += argv.mid(i + 1);
+            a.positionalBytes += raw.mid(i + 1);
             break;
         }
         if (w == QLatin1String("-h")) {
@@ -253,6 +277,7 @@ Args parseArgs(const QStringList &argv)
         }
         if (!w.startsWith(QLatin1String("--"))) {
             a.positional << w;
+            a.positionalBytes << raw[i];
             continue;
         }
         QString name = w.mid(2);
@@ -284,9 +309,19 @@ Args parseArgs(const QStringList &argv)
 
 Context::Context(Args args)
     : mArgs(std::move(args))
-    , mOut(stdout)
-    , mErr(stderr)
+    , mOutDevice(STDOUT_FILENO, mArgs.flag("json") ? SafeOutput::Mode::Json : SafeOutput::Mode::Text)
+    , mErrDevice(STDERR_FILENO, mArgs.flag("json") ? SafeOutput::Mode::Json : SafeOutput::Mode::Text)
+    , mOut(&mOutDevice)
+    , mErr(&mErrDevice)
 {
+}
+
+void Context::progress(const QString &line)
+{
+    mErr.flush();
+    mErrDevice.writeRaw("\r");
+    mErr << line;
+    mErr.flush();
 }
 
 int Context::fail(const Error &e)
@@ -337,6 +372,38 @@ bool Context::confirm(const QString &what)
     if (!fgets(answer, sizeof answer, stdin))
         return false;
     return qstrncmp(answer, "yes", 3) == 0;
+}
+
+Result<qint64> wholeOption(const Args &a, const char *name, qint64 fallback, qint64 min, qint64 max)
+{
+    if (!a.has(name))
+        return fallback;
+    bool ok = false;
+    const QString text = a.option(name);
+    const qint64 v = text.trimmed().toLongLong(&ok);
+    if (!ok || v < min || v > max)
+        return makeError(ErrorKind::Usage, QStringLiteral("--%1 takes a whole number from %2 to %3, not '%4'")
+                                               .arg(QLatin1String(name))
+                                               .arg(min)
+                                               .arg(max)
+                                               .arg(text));
+    return v;
+}
+
+Result<double> numberOption(const Args &a, const char *name, double fallback, double min, double max)
+{
+    if (!a.has(name))
+        return fallback;
+    bool ok = false;
+    const QString text = a.option(name);
+    const double v = text.trimmed().toDouble(&ok);
+    if (!ok || !(v >= min) || !(v <= max)) // NaN fails both
+        return makeError(ErrorKind::Usage, QStringLiteral("--%1 takes a number from %2 to %3, not '%4'")
+                                               .arg(QLatin1String(name))
+                                               .arg(min, 0, 'g', 15)
+                                               .arg(max, 0, 'g', 15)
+                                               .arg(text));
+    return v;
 }
 
 std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback)
@@ -444,13 +511,14 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
         NameReader reader(&in);
         while (reader.next(1 << 20, out)) {
         }
-        for (const BadLine &b : reader.badLines())
-            mErr << "bloomctl: stdin line " << b.line << ": " << b.reason << " (skipped)\n";
-        *hadBad = !reader.badLines().isEmpty();
+        reportBadLines(QStringLiteral("stdin"), reader.badLines(), reader.badLineCount());
+        *hadBad = reader.badLineCount() > 0;
         return out;
     }
     for (int i = 0; i < words.size(); ++i) {
-        const QByteArray utf8 = words[i].toUtf8();
+        // The bytes the command line gave, checked as stdin's are (QCoreApplication's decoding would have
+        // turned invalid UTF-8 into U+FFFD).
+        const QByteArray utf8 = mArgs.positionalBytes.value(firstIndex + i, words[i].toUtf8());
         if (auto s = validateName(utf8); !s) {
             mErr << "bloomctl: argument " << (i + 1) << ": " << s.error().message << " (skipped)\n";
             *hadBad = true;
@@ -459,6 +527,23 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
         out.append(utf8);
     }
     return out;
+}
+
+Result<QByteArray> Context::nameArgument(int index) const
+{
+    const QByteArray utf8 = mArgs.positionalBytes.value(index);
+    if (auto s = validateName(utf8); !s)
+        return s.error();
+    return utf8;
+}
+
+void Context::reportBadLines(const QString &where, const QList<BadLine> &kept, qint64 count)
+{
+    for (const BadLine &b : kept)
+        mErr << "bloomctl: " << where << " line " << b.line << ": " << b.reason << " (skipped)\n";
+    if (count > kept.size())
+        mErr << "bloomctl: " << where << ": " << count - kept.size() << " more bad line(s) after line "
+             << (kept.isEmpty() ? 0 : kept.last().line) << ", not listed (" << count << " in all)\n";
 }
 
 Result<Context::CheckedNames> Context::checkedNames()
@@ -489,7 +574,7 @@ Result<Context::PlacedNames> Context::placedNames()
     return out;
 }
 
-int run(const QStringList &argv)
+int run(const QList<QByteArray> &argv)
 {
     Args a = parseArgs(argv);
     Context c(a);
@@ -511,6 +596,27 @@ int run(const QStringList &argv)
     if (a.positional.isEmpty()) {
         c.err() << HelpText;
         return ExitUsage;
+    }
+    // The statement_timeout of attach's probes of the filter function (README "Privileges"). A bad one
+    // is a usage error; to health, a monitoring plugin, it is UNKNOWN as its other bad options are.
+    const auto badTimeout = [&c, &a](const QString &message) {
+        if (a.positional.first() != QLatin1String("health"))
+            return c.usage(message);
+        c.out() << "BLOOMSCOPE UNKNOWN - " << message << "\n";
+        return 3;
+    };
+    if (qEnvironmentVariableIsSet("BLOOMSCOPE_STATEMENT_TIMEOUT") &&
+        !FilterStore::parseTimeout(qEnvironmentVariable("BLOOMSCOPE_STATEMENT_TIMEOUT")))
+        return badTimeout(QStringLiteral("BLOOMSCOPE_STATEMENT_TIMEOUT takes a time from 0 to 1 hour (5s, 500ms, "
+                                         "2m; 0: none), not '%1'")
+                              .arg(qEnvironmentVariable("BLOOMSCOPE_STATEMENT_TIMEOUT")));
+    if (a.has("statement-timeout")) {
+        const auto ms = FilterStore::parseTimeout(a.option("statement-timeout"));
+        if (!ms)
+            return badTimeout(QStringLiteral("--statement-timeout takes a time from 0 to 1 hour (5s, 500ms, 2m; 0: "
+                                             "none), not '%1'")
+                                  .arg(a.option("statement-timeout")));
+        FilterStore::setProbeTimeoutMs(*ms);
     }
     // No SA_RESTART: a read from stdin returns at Ctrl-C instead of waiting for more input.
     struct sigaction sa {};

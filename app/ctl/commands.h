@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QStringList>
+#include <QByteArray>
+#include <QList>
 
 namespace bloom::cli {
 
@@ -19,7 +20,8 @@ enum Exit : int {
     ExitCancelled = 130,   ///< interrupted (Ctrl-C); server-side work was cancelled
 };
 
-/** Runs one bloomctl command line (without the program name); returns the exit code. */
-int run(const QStringList &args);
+/** Runs one bloomctl command line (the arguments as the process got them, without the program name);
+ *  returns the exit code. */
+int run(const QList<QByteArray> &args);
 
 } // namespace bloom::cli

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "postgres/pgarray.h"
 
 #include "maintenance/publications.h"
@@ -190,21 +191,24 @@ int cmdInfo(Context &c)
           << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze "
           << when(health->lastAutoanalyze) << '\n';
     }
-    if (const RebuildState *st = &*rebuild; st->exists && !st->running && st->stage == QLatin1String("ready")) {
-        o << "rebuild         " << st->newTable << " is rebuilt and waits: 'bloomctl swap " << st->newTable
+    // The rebuild state's table and stage are the server's text: printed escaped.
+    const RebuildState *st = &*rebuild;
+    const QString newTable = escapeField(st->newTable), stage = escapeField(st->stage);
+    if (st->exists && !st->running && st->stage == QLatin1String("ready")) {
+        o << "rebuild         " << newTable << " is rebuilt and waits: 'bloomctl swap " << newTable
           << "' (or 'bloomctl rebuild --abort'); until then the live function records every name (" << st->pending
           << " pending)\n";
     } else if (st->exists && !st->running) {
-        o << "REBUILD INTERRUPTED into " << st->newTable << " (stage " << st->stage << ", started "
+        o << "REBUILD INTERRUPTED into " << newTable << " (stage " << stage << ", started "
           << st->startedAt.toUTC().toString(Qt::ISODate) << "): no Bloomscope session is running it, yet the live "
           << "function still records every name it places (" << st->pending << " pending).\n"
-          << "                Finish it with 'bloomctl swap " << st->newTable << "' if it is ready, or undo it with "
+          << "                Finish it with 'bloomctl swap " << newTable << "' if it is ready, or undo it with "
           << "'bloomctl rebuild --abort'\n";
-        c.err() << "bloomctl: warning: an interrupted rebuild into " << st->newTable << " is still recording names\n";
+        c.err() << "bloomctl: warning: an interrupted rebuild into " << newTable << " is still recording names\n";
     } else if (st->exists)
-        o << "rebuild         running into " << st->newTable << ", stage " << st->stage << ", started "
+        o << "rebuild         running into " << newTable << ", stage " << stage << ", started "
           << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
-          << " pending name(s): the live function records every name until 'bloomctl swap " << st->newTable
+          << " pending name(s): the live function records every name until 'bloomctl swap " << newTable
           << "' or 'bloomctl rebuild --abort'\n";
     if (!role.inRecovery && health->deadTuples > health->liveTuples / 5)
         o << "note            many dead tuples: every add rewrites a ~1 KiB row; VACUUM " << s->ref().table
@@ -239,6 +243,9 @@ int cmdFill(Context &c)
 
 int cmdFpr(Context &c)
 {
+    const auto sampleCount = wholeOption(c.args(), "sample", 0, 1, 100'000'000);
+    if (!sampleCount)
+        return c.usage(sampleCount.error().message);
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
@@ -257,11 +264,7 @@ int cmdFpr(Context &c)
                     << s->geometry().k() << ")))\n";
         return ExitOk;
     }
-    bool ok = false;
-    const qint64 n = c.args().option("sample").toLongLong(&ok);
-    if (!ok || n < 1 || n > 100'000'000)
-        return c.usage(QStringLiteral("--sample takes a number of probes from 1 to 100000000"));
-    auto sample = s->sampleFpr(n);
+    auto sample = s->sampleFpr(*sampleCount);
     if (!sample)
         return c.fail(sample.error());
     if (c.json()) {
@@ -418,8 +421,8 @@ int cmdTables(Context &c)
     while (q.next()) {
         if (c.json())
             all.append(q.value(0).toString());
-        else
-            c.out() << q.value(0).toString() << "\n";
+        else // one a line, for completion: a newline in a catalog name must not make two
+            c.out() << escapeField(q.value(0).toString()) << "\n";
     }
     if (c.json())
         printJson(c, QJsonObject{{QStringLiteral("tables"), all}});

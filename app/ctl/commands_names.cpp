@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "model/explanation.h"
 #include "model/namereader.h"
 #include "stdindevice.h"
@@ -45,10 +46,11 @@ int cmdExplain(Context &c)
     const Args &a = c.args();
     if (a.positional.size() != 2)
         return c.usage(QStringLiteral("explain takes one NAME"));
-    const QString name = a.positional[1];
-    const QByteArray utf8 = name.toUtf8();
-    if (auto s = validateName(utf8); !s)
-        return c.fail(s.error());
+    auto checked = c.nameArgument(1);
+    if (!checked)
+        return c.fail(checked.error());
+    const QByteArray utf8 = *checked;
+    const QString name = QString::fromUtf8(utf8);
 
     if (!a.has("db")) {
         auto g = geometryOption(a);
@@ -132,7 +134,7 @@ int cmdCheck(Context &c)
         printJson(c, arr);
     } else {
         for (qsizetype i = 0; i < names.size(); ++i)
-            c.out() << QString::fromUtf8(names[i]) << '\t' << (verdicts.at(i) ? "maybe" : "free") << '\n';
+            c.out() << escapeField(names[i]) << '\t' << (verdicts.at(i) ? "maybe" : "free") << '\n';
     }
     return bad ? ExitBadInput : ExitOk;
 }
@@ -171,14 +173,13 @@ int cmdLoad(Context &c)
     const Args &a = c.args();
     if (a.positional.size() != 2)
         return c.usage(QStringLiteral("load takes one FILE, or - for stdin"));
-    bool jobsOk = true;
-    const int jobs = a.option("jobs", QStringLiteral("2")).toInt(&jobsOk);
-    if (!jobsOk || jobs < 1 || jobs > 8)
-        return c.usage(QStringLiteral("--jobs takes a whole number from 1 to 8"));
+    const auto jobs = wholeOption(a, "jobs", 2, 1, 8);
+    if (!jobs)
+        return c.usage(jobs.error().message);
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
-    (*store)->setLoadConnections(jobs);
+    (*store)->setLoadConnections(int(*jobs));
     const QString path = a.positional[1];
     QFile file(path);
     StdinDevice stdinDevice;
@@ -190,18 +191,17 @@ int cmdLoad(Context &c)
     }
     const bool tty = ::isatty(STDERR_FILENO) == 1;
     auto report = (*store)->load(in, [&c, tty](const LoadProgress &p) {
-        if (tty) {
-            c.err() << "\rloading: " << p.linesRead << " lines read, " << p.namesAdded << " names, " << p.badLines
-                    << " bad lines";
-            c.err().flush();
-        }
+        if (tty)
+            c.progress(QStringLiteral("loading: %1 lines read, %2 names, %3 bad lines")
+                           .arg(p.linesRead)
+                           .arg(p.namesAdded)
+                           .arg(p.badLines));
     });
     if (tty)
         c.err() << "\n";
     if (!report)
         return c.fail(report.error());
-    for (const BadLine &b : report->bad)
-        c.err() << "bloomctl: " << path << " line " << b.line << ": " << b.reason << " (skipped)\n";
+    c.reportBadLines(path == QLatin1String("-") ? QStringLiteral("stdin") : path, report->bad, report->badCount);
     if (c.json()) {
         QJsonArray bad;
         for (const BadLine &b : report->bad)
@@ -215,19 +215,20 @@ int cmdLoad(Context &c)
                                  {QStringLiteral("connections"), report->connections},
                                  {QStringLiteral("vacuum_connection"), report->vacuumConnection},
                                  {QStringLiteral("bad_lines"), bad},
+                                 {QStringLiteral("bad_line_count"), report->badCount},
                                  {QStringLiteral("seconds"), report->seconds}});
     } else {
         c.out() << "loaded " << report->namesAdded << " names from " << report->lines << " lines into "
                 << (*store)->ref().table << " (" << report->chunksUpdated << " chunk updates, " << report->batches
                 << " committed step(s), " << QString::number(report->seconds, 'f', 2) << " s)";
-        if (!report->bad.isEmpty())
-            c.out() << "; " << report->bad.size() << " bad line(s) skipped";
+        if (report->badCount > 0)
+            c.out() << "; " << report->badCount << " bad line(s) skipped";
         c.out() << '\n';
     }
     for (const QString &note : report->notes((*store)->ref().table))
         c.err() << "note: " << note << "\n";
     c.warnIfDamaged();
-    return report->bad.isEmpty() ? ExitOk : ExitBadInput;
+    return report->badCount == 0 ? ExitOk : ExitBadInput;
 }
 
 } // namespace bloom::cli

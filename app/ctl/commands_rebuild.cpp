@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
 #include "model/geometry.h"
@@ -32,6 +33,12 @@ FilterRef liveRef(const Args &a);
 int cmdRebuild(Context &c)
 {
     const Args &a = c.args();
+    const auto grace = wholeOption(a, "grace", 2, 0, 3600);
+    if (!grace)
+        return c.usage(grace.error().message);
+    const auto expectedNames = numberOption(a, "expected-names", 0, 1, 1e12);
+    if (!expectedNames)
+        return c.usage(expectedNames.error().message);
     auto db = c.writableDatabase(QStringLiteral("rebuilding %1").arg(a.option("table", FilterRef().table)));
     if (!db)
         return c.fail(db.error());
@@ -63,10 +70,10 @@ int cmdRebuild(Context &c)
     o.sqlMethod = a.option("method", QStringLiteral("client")) == QLatin1String("sql");
     if (a.has("method") && !o.sqlMethod && a.option("method") != QLatin1String("client"))
         return c.usage(QStringLiteral("--method is client or sql"));
-    o.graceSeconds = a.option("grace", QStringLiteral("2")).toInt();
+    o.graceSeconds = int(*grace);
     if (a.has("target-fpr") || a.has("expected-names")) {
         const double target = rateOption(a, "target-fpr", 0.0).value_or(0.0);
-        const double names = a.option("expected-names").toDouble();
+        const double names = *expectedNames;
         auto sizing = fpr::sizing(names, target);
         if (!sizing)
             return c.usage(QStringLiteral("--target-fpr P (0 < P < 1) and --expected-names N (> 0) go together"));
@@ -98,9 +105,11 @@ int cmdRebuild(Context &c)
         if (p.stage != lastStage && !tty)
             c.err() << "bloomctl: rebuild stage " << p.stage << "\n";
         if (tty)
-            c.err() << "\r" << p.stage << ": " << p.done
-                    << (p.total ? QStringLiteral(" of %1").arg(p.total) : QString()) << "  ("
-                    << QString::number(p.seconds, 'f', 1) << " s)        ";
+            c.progress(QStringLiteral("%1: %2%3  (%4 s)        ")
+                           .arg(p.stage)
+                           .arg(p.done)
+                           .arg(p.total ? QStringLiteral(" of %1").arg(p.total) : QString())
+                           .arg(p.seconds, 0, 'f', 1));
         c.err().flush();
         lastStage = p.stage;
     });
@@ -208,6 +217,9 @@ int cmdSwap(Context &c)
     const Args &a = c.args();
     if (a.positional.size() != 2)
         return c.usage(QStringLiteral("swap takes the rebuilt TABLE"));
+    const auto auditSample = wholeOption(a, "audit-sample", SwapOptions{}.auditSample, 0, 1'000'000);
+    if (!auditSample)
+        return c.usage(auditSample.error().message);
     auto db = c.writableDatabase(QStringLiteral("swapping in %1").arg(a.positional[1]));
     if (!db)
         return c.fail(db.error());
@@ -217,12 +229,7 @@ int cmdSwap(Context &c)
     o.allowFewerNames = a.flag("allow-fewer-names");
     o.allowUncarried = a.flag("accept-uncarried");
     o.publicationOk = a.flag("publication-ok");
-    if (a.has("audit-sample")) {
-        bool ok = false;
-        o.auditSample = a.option("audit-sample").toLongLong(&ok);
-        if (!ok || o.auditSample < 0)
-            return c.usage(QStringLiteral("--audit-sample takes a count (0 skips the audit)"));
-    }
+    o.auditSample = *auditSample; // 0 skips the audit
     if (a.has("shards")) {
         auto map = ShardMap::load(a.option("shards"));
         if (!map)
@@ -291,7 +298,11 @@ int cmdDropOld(Context &c)
     auto r = Rebuilder::dropOld(**db, live);
     if (!r)
         return c.fail(r.error());
-    c.out() << "dropped " << (r->isEmpty() ? QStringLiteral("no old pair") : r->join(QStringLiteral(", "))) << "\n";
+    QStringList dropped;
+    for (const QString &t : *r) // catalog names: a newline in one must not forge a line
+        dropped << escapeField(t);
+    c.out() << "dropped " << (dropped.isEmpty() ? QStringLiteral("no old pair") : dropped.join(QStringLiteral(", ")))
+            << "\n";
     return ExitOk;
 }
 

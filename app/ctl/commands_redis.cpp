@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "local/demo.h"
 #include "local/localredis.h"
 #include "redis/redisstore.h"
@@ -24,15 +25,20 @@ struct RedisSession {
     std::unique_ptr<RedisFilter> filter;
 };
 
+/** --bits: m, from 8 to 2^32 (a Redis string holds at most 512 MiB). */
+Result<qint64> bitsOption(const Args &a)
+{
+    return wholeOption(a, "bits", qint64(redisbloom::ReferenceBits), 8, qint64(1) << 32);
+}
+
 Result<RedisSession> openRedis(const Args &a)
 {
     auto target = RedisTarget::parse(a.option("redis"));
     if (!target)
         return target.error();
-    bool ok = true;
-    const quint64 bits = a.option("bits", QString::number(redisbloom::ReferenceBits)).toULongLong(&ok);
-    if (!ok || bits < 8)
-        return makeError(ErrorKind::Usage, QStringLiteral("--bits takes the filter's size in bits (default 10000000)"));
+    const auto bits = bitsOption(a);
+    if (!bits)
+        return bits.error();
     auto conn = RedisConn::open(*target);
     if (!conn)
         return conn.error();
@@ -40,7 +46,7 @@ Result<RedisSession> openRedis(const Args &a)
     s.target = *target;
     s.conn = std::move(conn).value();
     s.filter = std::make_unique<RedisFilter>(
-        *s.conn, a.option("key", QString::fromLatin1(redisbloom::ReferenceKey)).toUtf8(), bits);
+        *s.conn, a.option("key", QString::fromLatin1(redisbloom::ReferenceKey)).toUtf8(), quint64(*bits));
     if (auto st = s.filter->attach(); !st)
         return st.error();
     return s;
@@ -78,7 +84,7 @@ int redisExplain(Context &c, RedisFilter *filter, quint64 bits)
             json.append(o);
             continue;
         }
-        c.out() << "name        " << QString::fromUtf8(n) << "\n"
+        c.out() << "name        " << escapeField(n) << "\n"
                 << "sha256      " << p.sha256Hex << "\n"
                 << "  parseInt(hex, 16) = " << QString::number(p.sha256Number, 'g', 17) << " (a double)\n"
                 << "  % " << bits << " = bit " << p.sha256 << "\n"
@@ -99,7 +105,10 @@ int redisExplain(Context &c, RedisFilter *filter, quint64 bits)
 int cmdRedisDemo(Context &c)
 {
     // A private redis-server with the reference's key holding generated names, until Ctrl-C.
-    const qint64 count = c.args().option("generate", QStringLiteral("100000")).toLongLong();
+    const auto generate = wholeOption(c.args(), "generate", 100000, 1, 10'000'000);
+    if (!generate)
+        return c.usage(generate.error().message);
+    const qint64 count = *generate;
     LocalRedis redis;
     if (auto st = redis.start(); !st)
         return c.fail(st.error());
@@ -122,9 +131,15 @@ int runRedis(Context &c)
 {
     const Args &a = c.args();
     const QString command = a.positional.first();
-    const quint64 bits = a.option("bits", QString::number(redisbloom::ReferenceBits)).toULongLong();
+    const auto bits = bitsOption(a);
+    if (!bits)
+        return c.usage(bits.error().message);
+    // Probes of fpr --sample: each is a pipelined pair of GETBITs.
+    const auto probes = wholeOption(a, "sample", 100000, 1, 10'000'000);
+    if (!probes)
+        return c.usage(probes.error().message);
     if (command == QLatin1String("explain") && !a.has("redis"))
-        return redisExplain(c, nullptr, bits);
+        return redisExplain(c, nullptr, quint64(*bits));
     auto s = openRedis(a);
     if (!s)
         return c.fail(s.error());
@@ -142,7 +157,7 @@ int runRedis(Context &c)
                                                      {QStringLiteral("added"), qint64(names.size())}})
                                .toJson(QJsonDocument::Indented);
             else
-                c.out() << "added " << names.size() << " name(s) to " << QString::fromUtf8(f.key()) << "\n";
+                c.out() << "added " << names.size() << " name(s) to " << escapeField(f.key()) << "\n";
             return bad ? ExitBadInput : ExitOk;
         }
         auto v = f.check(names);
@@ -155,7 +170,7 @@ int runRedis(Context &c)
                     {QStringLiteral("name"), QString::fromUtf8(names[i])},
                     {QStringLiteral("verdict"), v->at(i) ? QStringLiteral("maybe") : QStringLiteral("free")}});
             else
-                c.out() << QString::fromUtf8(names[i]) << '\t' << (v->at(i) ? "maybe" : "free") << '\n';
+                c.out() << escapeField(names[i]) << '\t' << (v->at(i) ? "maybe" : "free") << '\n';
         }
         if (c.json())
             c.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
@@ -190,7 +205,7 @@ int runRedis(Context &c)
             return ExitOk;
         }
         const double m = double(f.bits());
-        c.out() << "filter      Redis bitmap " << QString::fromUtf8(f.key()) << " on " << s->target.describe()
+        c.out() << "filter      Redis bitmap " << escapeField(f.key()) << " on " << s->target.describe()
                 << (f.exists() ? "" : " (the key does not exist yet: an empty filter)") << "\n"
                 << "size        m = " << f.bits() << " bits, k = 2 (sha256, FNV-1a), key " << fill->keyBytes
                 << " bytes\n"
@@ -206,16 +221,15 @@ int runRedis(Context &c)
         return ExitOk;
     }
     if (command == QLatin1String("fpr")) {
-        const qint64 probes = a.option("sample", QStringLiteral("100000")).toLongLong();
         auto fill = f.fill(8192, &Context::interrupted());
         if (!fill)
             return c.fail(fill.error());
-        auto measured = f.sampleFpr(probes);
+        auto measured = f.sampleFpr(*probes);
         if (!measured)
             return c.fail(measured.error());
         if (c.json()) {
             c.out() << QJsonDocument(QJsonObject{{QStringLiteral("key"), QString::fromUtf8(f.key())},
-                                                 {QStringLiteral("probes"), probes},
+                                                 {QStringLiteral("probes"), *probes},
                                                  {QStringLiteral("measured_fpr"), *measured},
                                                  {QStringLiteral("estimated_fpr"), fill->estimatedFpr},
                                                  {QStringLiteral("estimated_names"), fill->estimatedNames},
@@ -224,7 +238,7 @@ int runRedis(Context &c)
                            .toJson(QJsonDocument::Indented);
             return ExitOk;
         }
-        c.out() << "measured    " << pct(*measured) << " (" << probes << " never-added probes)\n"
+        c.out() << "measured    " << pct(*measured) << " (" << *probes << " never-added probes)\n"
                 << "estimate    " << pct(fill->estimatedFpr) << " from the fill (~" << qRound64(fill->estimatedNames)
                 << " names)\n"
                 << "model       " << pct(f.modelFpr(fill->estimatedNames)) << " (JavaScript's positions)\n"

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "context.h"
 
+#include "common/printable.h"
 #include "local/demo.h"
 #include "local/localcluster.h"
 #include "postgres/pgconn.h"
@@ -14,6 +15,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+
+#include <algorithm>
 
 #include <unistd.h>
 
@@ -63,7 +66,7 @@ int cmdCheckExact(Context &c)
                                     {QStringLiteral("deleted_account"), exact.deleted},
                                     {QStringLiteral("slowest_shard_ms"), exact.slowestMs}});
         else
-            c.out() << QString::fromUtf8(names[i]) << '\t' << verdict << '\t' << by << '\t' << exact.shardQueries
+            c.out() << escapeField(names[i]) << '\t' << verdict << '\t' << by << '\t' << exact.shardQueries
                     << " shard queries\t" << QString::number(exact.slowestMs, 'f', 2) << " ms slowest\n";
     }
     if (c.json())
@@ -73,17 +76,18 @@ int cmdCheckExact(Context &c)
 
 int cmdAudit(Context &c)
 {
+    // Users sampled per shard; the never-added probes follow, at least 10,000 and at most 10,000,000.
+    const auto sample = wholeOption(c.args(), "sample", 10000, 1, 1'000'000);
+    if (!sample)
+        return c.usage(sample.error().message);
     auto map = shardMap(c.args());
     if (!map)
         return c.fail(map.error());
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
-    bool ok = true;
-    const qint64 sample = c.args().option("sample", QStringLiteral("10000")).toLongLong(&ok);
-    if (!ok || sample < 1)
-        return c.usage(QStringLiteral("--sample takes a positive number of users per shard"));
-    auto r = audit(**store, *map, sample, qMax<qint64>(sample * map->shards.size(), 10000));
+    const qint64 probes = std::clamp<qint64>(*sample * qint64(map->shards.size()), 10000, 10000000);
+    auto r = audit(**store, *map, *sample, probes);
     if (!r)
         return c.fail(r.error());
     // Kept beside the filter so the GUI shows the last audit; a read-only role only loses the record.
@@ -118,7 +122,7 @@ int cmdAudit(Context &c)
             c.out() << "FALSE NEGATIVES: " << r->falseNegatives.size() << " of " << r->sampled
                     << " sampled users check FREE - their sign-ups bypassed the filter or it lost bits:\n";
             for (const QByteArray &n : r->falseNegatives)
-                c.out() << "  " << QString::fromUtf8(n) << "\n";
+                c.out() << "  " << escapeField(n) << "\n";
         }
         c.out() << "measured FPR " << QString::number(r->measured, 'g', 4) << " (" << r->falsePositives << " of "
                 << r->probes << " never-added probes; 95% interval " << QString::number(r->low95, 'g', 3) << " .. "
@@ -131,6 +135,14 @@ int cmdAudit(Context &c)
 int cmdSimulate(Context &c)
 {
     const Args &a = c.args();
+    const auto count = wholeOption(a, "generate", 1000, 1, 1'000'000);
+    const auto takenShare = numberOption(a, "taken-share", 0.1, 0, 1);
+    const auto typingMs = wholeOption(a, "typing-ms", 150, 0, 60000);
+    const auto debounceMs = wholeOption(a, "debounce-ms", 0, 0, 60000);
+    for (const Error *e : {count ? nullptr : &count.error(), takenShare ? nullptr : &takenShare.error(),
+                           typingMs ? nullptr : &typingMs.error(), debounceMs ? nullptr : &debounceMs.error()})
+        if (e)
+            return c.usage(e->message);
     auto map = shardMap(a);
     if (!map)
         return c.fail(map.error());
@@ -142,14 +154,12 @@ int cmdSimulate(Context &c)
         return c.fail(s.error());
     // The replay: --generate N twelve-character names that are free, and a share of taken ones
     // sampled from the shards (--taken-share, 0.1 by default).
-    const qint64 count = a.option("generate", QStringLiteral("1000")).toLongLong();
-    const double takenShare = a.option("taken-share", QStringLiteral("0.1")).toDouble();
-    auto names = replayNames(*map, count, takenShare, quint32(QRandomGenerator::global()->generate()));
+    auto names = replayNames(*map, *count, *takenShare, quint32(QRandomGenerator::global()->generate()));
     if (!names)
         return c.fail(names.error());
     SimulationOptions o;
-    o.typingMs = a.option("typing-ms", QStringLiteral("150")).toInt();
-    o.debounceMs = a.option("debounce-ms", QStringLiteral("0")).toInt();
+    o.typingMs = int(*typingMs);
+    o.debounceMs = int(*debounceMs);
     auto r = simulate(**store, pool, *names, o);
     if (!r)
         return c.fail(r.error());
@@ -187,10 +197,14 @@ int cmdSimulate(Context &c)
 int cmdDemo(Context &c)
 {
     // A private cluster with the reference filter and N shard databases, until Ctrl-C.
-    const qint64 names = c.args().option("generate", QStringLiteral("200000")).toLongLong();
-    const int shards = c.args().option("shards", QStringLiteral("16")).toInt();
-    if (names < 1 || shards < 1 || shards > 256)
-        return c.usage(QStringLiteral("demo takes --shards 1..256 and --generate N names"));
+    const auto generate = wholeOption(c.args(), "generate", 200000, 1, 100'000'000);
+    if (!generate)
+        return c.usage(generate.error().message);
+    const auto shardCount = wholeOption(c.args(), "shards", 16, 1, 256);
+    if (!shardCount)
+        return c.usage(shardCount.error().message);
+    const qint64 names = *generate;
+    const int shards = int(*shardCount);
     LocalCluster cluster;
     auto map = startShardedDemo(cluster, names, shards, {}, &Context::interrupted());
     if (!map)
@@ -212,9 +226,10 @@ int cmdSignup(Context &c)
     auto map = shardMap(c.args());
     if (!map)
         return c.fail(map.error());
-    const QByteArray name = c.args().positional[1].toUtf8();
-    if (auto s = validateName(name); !s)
-        return c.fail(s.error());
+    auto checked = c.nameArgument(1);
+    if (!checked)
+        return c.fail(checked.error());
+    const QByteArray name = *checked;
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
@@ -235,7 +250,7 @@ int cmdSignup(Context &c)
     if (!exact)
         return c.fail(exact.error());
     if (exact->taken) {
-        c.err() << "bloomctl: '" << QString::fromUtf8(name) << "' is taken (on shard " << exact->foundOnShard << ")\n";
+        c.err() << "bloomctl: '" << escapeField(name) << "' is taken (on shard " << exact->foundOnShard << ")\n";
         return ExitTaken;
     }
     const quint64 id = QRandomGenerator::global()->generate64() >> 1;
@@ -249,7 +264,7 @@ int cmdSignup(Context &c)
                          {QByteArray::number(id), name});
     if (!r)
         return c.fail(r.error());
-    c.out() << "signed up " << QString::fromUtf8(name) << " as user " << id << " on shard " << shard << " ("
+    c.out() << "signed up " << escapeField(name) << " as user " << id << " on shard " << shard << " ("
             << exact->shardQueries << " shard queries for the exact check)\n";
     return ExitOk;
 }
@@ -261,15 +276,16 @@ int cmdDeleteUser(Context &c)
     auto map = shardMap(c.args());
     if (!map)
         return c.fail(map.error());
-    const QByteArray name = c.args().positional[1].toUtf8();
-    if (auto v = validateName(name); !v)
-        return c.fail(v.error());
+    auto checked = c.nameArgument(1);
+    if (!checked)
+        return c.fail(checked.error());
+    const QByteArray name = *checked;
     auto deletedCount = deleteUser(*map, name);
     if (!deletedCount)
         return c.fail(deletedCount.error());
     const qint64 deleted = *deletedCount;
     // The filter keeps the name's bits: they may belong to other names too (README "Shards").
-    c.out() << "deleted " << deleted << " user(s) named " << QString::fromUtf8(name)
+    c.out() << "deleted " << deleted << " user(s) named " << escapeField(name)
             << "; the filter keeps its bits, so the name now costs a scatter-gather on every check\n";
     return deleted ? ExitOk : ExitBadInput;
 }

@@ -4,6 +4,7 @@
 #include "maintenance/rebuild.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
+#include "safeoutput.h"
 
 #include <QMap>
 #include <QSet>
@@ -21,6 +22,9 @@ struct Args {
     QMap<QString, QStringList> options; ///< every value given, in order (--source may repeat)
     QSet<QString> flags;
     QStringList positional;
+    /** The positional words as the command line gave them: names are checked as bytes (invalid UTF-8
+     *  is refused as on stdin, not replaced by U+FFFD). */
+    QList<QByteArray> positionalBytes;
     QString error;
 
     bool flag(const char *name) const { return flags.contains(QLatin1String(name)); }
@@ -33,7 +37,8 @@ struct Args {
     bool has(const char *name) const { return options.contains(QLatin1String(name)); }
 };
 
-Args parseArgs(const QStringList &argv);
+/** Parses the arguments as given to the process (without the program name). */
+Args parseArgs(const QList<QByteArray> &argv);
 
 /** What every command gets: its arguments, the output streams, and a connection on demand. */
 class Context {
@@ -42,8 +47,11 @@ public:
 
     const Args &args() const { return mArgs; }
     bool json() const { return mArgs.flag("json"); }
+    /** Standard output and error; control characters are escaped on the way out (SafeOutput). */
     QTextStream &out() { return mOut; }
     QTextStream &err() { return mErr; }
+    /** A progress line on a terminal's stderr: back to the start of the line, then `line`. */
+    void progress(const QString &line);
 
     /** Opens --db and attaches the filter of --table/--function. */
     Result<FilterStore *> store();
@@ -64,6 +72,10 @@ public:
 
     /** Names from the command line after the command word, or stdin for "-". Bad ones are reported. */
     QList<QByteArray> names(int firstIndex, bool *hadBad);
+    /** The bad lines an input kept (the first NameReader::MaxBadLinesKept), then how many more there were. */
+    void reportBadLines(const QString &where, const QList<BadLine> &kept, qint64 count);
+    /** The name at positional word `index`, checked by the one name rule, as bytes. */
+    Result<QByteArray> nameArgument(int index) const;
 
     /** The names after the command word (or stdin), placed in the attached filter. */
     struct PlacedNames {
@@ -82,11 +94,19 @@ public:
 
 private:
     Args mArgs;
+    SafeOutput mOutDevice;
+    SafeOutput mErrDevice;
     QTextStream mOut;
     QTextStream mErr;
     std::unique_ptr<Database> mDb;
     std::unique_ptr<FilterStore> mStore;
 };
+
+/** A whole-number option within [min, max] (`fallback` when absent); otherwise a usage error that says
+ *  the range (bloomctl exits 2). */
+Result<qint64> wholeOption(const Args &a, const char *name, qint64 fallback, qint64 min, qint64 max);
+/** The same for a real number. */
+Result<double> numberOption(const Args &a, const char *name, double fallback, double min, double max);
 
 /** A rate option (--target-fpr, --max-fpr, ...): "0.01", "1%" or "1e-3", strictly between 0 and 1;
  *  `fallback` when the option is absent, nullopt when it is not such a rate. */

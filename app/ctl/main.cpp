@@ -1,16 +1,26 @@
 #include "commands.h"
 
+#include "common/printable.h"
+#include "common/testhook.h"
 #include "postgres/connectionspec.h"
 
 #include <QCoreApplication>
 
+#include <cstdio>
+
 int main(int argc, char **argv)
 {
+    // First: copy the arguments and overwrite every password in argv, so that ps and /proc/PID/cmdline
+    // show none from here on; the command reads the copy.
+    const bloom::ProcessArguments arguments(argc, argv);
+    bloom::pauseForTests("app-start");
+    // Qt's own warnings go to stderr escaped, as everything bloomctl prints does.
+    qInstallMessageHandler([](QtMsgType, const QMessageLogContext &, const QString &message) {
+        const QByteArray text = (bloom::escapeMessage(message) + QLatin1Char('\n')).toUtf8();
+        std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
+    });
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bloomctl"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BLOOMSCOPE_VERSION));
-    const QStringList args = app.arguments().mid(1);
-    // The arguments are strings now: no password stays readable in ps while a load runs.
-    bloom::scrubPasswordsInArgv(argc, argv);
-    return bloom::cli::run(args);
+    return bloom::cli::run(arguments.remaining(argc, argv));
 }

@@ -1,4 +1,7 @@
+#include "common/testhook.h"
 #include "mainwindow.h"
+#include "model/name.h"
+#include "postgres/connectionspec.h"
 #include "quitonsignals.h"
 #include "redis/rediswindow.h"
 #include "shards/replaypanel.h"
@@ -71,9 +74,10 @@ int runRedis(const QString &url, bool demo, const QString &key, const QString &b
         auto target = bloom::RedisTarget::parse(url);
         bool ok = false;
         const quint64 m = bits.toULongLong(&ok);
-        if (!target || !ok || m < 8) {
+        if (!target || !ok || m < 8 || m > (quint64(1) << 32)) {
             std::fprintf(stderr, "bloomscope: %s\n",
-                         target ? "--bits takes the filter's size in bits" : qPrintable(target.error().toString()));
+                         target ? "--bits takes the filter's size in bits, from 8 to 4294967296"
+                                : qPrintable(target.error().toString()));
             return 2;
         }
         window.open(*target, key.toUtf8(), m);
@@ -106,6 +110,10 @@ int runRedis(const QString &url, bool demo, const QString &key, const QString &b
 
 int main(int argc, char **argv)
 {
+    // First: copy the arguments and overwrite every password in argv, so that ps and /proc/PID/cmdline
+    // show none from here on; the options are parsed from the copy.
+    const bloom::ProcessArguments arguments(argc, argv);
+    bloom::pauseForTests("app-start");
     // A screenshot, --help and --version need no screen: without a display, use the offscreen platform.
     for (int i = 1; i < argc; ++i)
         for (const char *noScreen : {"--screenshot", "--help", "-h", "--help-all", "--version", "-v"})
@@ -180,12 +188,27 @@ int main(int argc, char **argv)
     parser.addOptions({db,      table,      function,        demo, demoNames, demoTraffic, demoClock,
                        shards,  screenshot, screenshotDelay, view, name,      chunk,       teach,
                        session, redis,      redisDemo,       key,  bits,      palette});
-    parser.process(app);
+    // The arguments Qt left (it takes out its own, -platform and the like), as they were given.
+    const QList<QByteArray> given = arguments.remaining(argc, argv);
+    QStringList args{QApplication::applicationFilePath()};
+    for (const QByteArray &a : given)
+        args << QString::fromLocal8Bit(a);
+    parser.process(args);
     if (!bloom::theme::applyPalette(parser.value(palette))) {
         std::fprintf(stderr, "bloomscope: --palette takes light, dark or system\n");
         return 2;
     }
-    bloom::scrubPasswordsInArgv(argc, argv); // parsed: no password stays readable in ps
+    // The step-through's name follows the one name rule, on its bytes (as bloomctl's names do).
+    for (qsizetype i = 0; i < given.size(); ++i) {
+        const bool inlineValue = given[i].startsWith("--name=");
+        if (given[i] != "--name" && !inlineValue)
+            continue;
+        const QByteArray value = inlineValue ? given[i].mid(7) : given.value(i + 1);
+        if (auto s = bloom::validateName(value); !s) {
+            std::fprintf(stderr, "bloomscope: --name: %s\n", qPrintable(s.error().message));
+            return 5;
+        }
+    }
 
     if (parser.isSet(redis) || parser.isSet(redisDemo))
         return runRedis(parser.value(redis), parser.isSet(redisDemo), parser.value(key), parser.value(bits),

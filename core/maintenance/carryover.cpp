@@ -1,9 +1,11 @@
 #include "maintenance/carryover.h"
 
 #include "maintenance/publications.h"
+#include "maintenance/siteobjects.h"
 #include "postgres/filterstore.h"
 
 #include <QMap>
+#include <QSet>
 #include <QSqlQuery>
 
 namespace bloom::maintenance {
@@ -14,10 +16,73 @@ QString aclTarget(bool isPublic, const QString &role)
     return isPublic ? QStringLiteral("public") : quoteIdent(role);
 }
 
+/** A privilege as aclexplode() names it: the only catalog text spliced without quoting, so only one
+ *  of these keywords is. */
+bool isPrivilege(const QString &p)
+{
+    static const QStringList known{QStringLiteral("SELECT"),  QStringLiteral("INSERT"),   QStringLiteral("UPDATE"),
+                                   QStringLiteral("DELETE"),  QStringLiteral("TRUNCATE"), QStringLiteral("REFERENCES"),
+                                   QStringLiteral("TRIGGER"), QStringLiteral("EXECUTE"),  QStringLiteral("USAGE"),
+                                   QStringLiteral("MAINTAIN")};
+    return known.contains(p);
+}
+
+Error unknownPrivilege(const QString &p)
+{
+    return makeError(ErrorKind::Server,
+                     QStringLiteral("the catalog names a privilege the swap does not know: %1").arg(quoteIdent(p)));
+}
+
+/**
+ * The names the swap gives what it keeps (the old table, function, primary key and indexes):
+ * `name` + suffix within 63 bytes (suffixed()), and, when that is taken by any relation, type,
+ * function or constraint of the schema or by a name picked before, with _2, _3, ... after the suffix.
+ */
+class OldNames {
+public:
+    OldNames(Database &db, const QString &schema)
+        : mDb(db)
+        , mSchema(schema)
+    {
+    }
+
+    Result<QString> pick(const QString &name, const QString &suffix)
+    {
+        for (int n = 1; n < 1000; ++n) {
+            const QString candidate = suffixed(name, n == 1 ? suffix : suffix + QLatin1Char('_') + QString::number(n));
+            if (mPicked.contains(candidate))
+                continue;
+            QSqlQuery q(mDb.db());
+            q.prepare(QStringLiteral(
+                "with s(nsp, n) as (select pg_catalog.to_regnamespace(?)::oid, ?::text) "
+                "select exists (select from pg_catalog.pg_class c, s where c.relnamespace = s.nsp and c.relname = s.n) "
+                "or exists (select from pg_catalog.pg_type t, s where t.typnamespace = s.nsp and t.typname = s.n) "
+                "or exists (select from pg_catalog.pg_proc p, s where p.pronamespace = s.nsp and p.proname = s.n) "
+                "or exists (select from pg_catalog.pg_constraint c, s where c.connamespace = s.nsp and c.conname = "
+                "s.n)"));
+            q.addBindValue(quoteIdent(mSchema));
+            q.addBindValue(candidate);
+            if (!q.exec() || !q.next())
+                return Database::queryError(q, QStringLiteral("looking for a free name like %1").arg(candidate));
+            if (!q.value(0).toBool()) {
+                mPicked.insert(candidate);
+                return candidate;
+            }
+        }
+        return makeError(ErrorKind::Server,
+                         QStringLiteral("no free name like %1%2 in schema %3").arg(name, suffix, mSchema));
+    }
+
+private:
+    Database &mDb;
+    QString mSchema;
+    QSet<QString> mPicked;
+};
+
 } // namespace
 
 Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStore &live, const FilterStore &next,
-                                const QString &oldTable, const QString &oldFunction, const QString &stamp)
+                                const QString &stamp)
 {
     CarryPlan plan;
     const QString L = live.quotedTable(), N = next.quotedTable();
@@ -34,95 +99,71 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
         return success();
     };
 
-    // Indexes: the primary key's name follows the table; every other index is re-created on the new
-    // table under its own name (the old one gets the old table's suffix).
+    // The names the swap gives what it keeps of the live pair: distinct from every object of the
+    // schema and from each other, within 63 bytes (README "Rebuild and swap").
+    OldNames names(db, h.liveTable.schema);
+    const QString suffix = QStringLiteral("_old_") + stamp;
+    auto oldTable = names.pick(h.liveTable.name, suffix);
+    if (!oldTable)
+        return oldTable.error();
+    plan.oldTable = *oldTable;
+    auto oldFunction = names.pick(h.liveFunction.name, suffix);
+    if (!oldFunction)
+        return oldFunction.error();
+    plan.oldFunction = *oldFunction;
+
+    // Indexes, read as the catalog's parts (siteobjects.h): the primary key's name follows the table;
+    // every other index is composed again on the new table under its own name (the old one gets the
+    // old table's suffix). They are built after the new table has the live owner (below).
+    auto indexes = siteIndexes(db, L);
+    if (!indexes)
+        return indexes.error();
     QString livePk, nextPk;
-    if (auto s = rows(
-            QStringLiteral("select ic.relname, pg_catalog.pg_get_indexdef(i.indexrelid), i.indisprimary, "
-                           "i.indisunique, con.conname is not null, am.amname "
-                           "from pg_index i join pg_class ic on ic.oid = i.indexrelid "
-                           "join pg_am am on am.oid = ic.relam "
-                           "left join pg_constraint con on con.conindid = i.indexrelid and con.conrelid = i.indrelid "
-                           "where i.indrelid = pg_catalog.to_regclass(?) order by 1"),
-            {L});
-        !s)
-        return s.error();
-    struct Index {
-        QString name, def;
-        bool unique;
-        QString method;
-    };
-    QList<Index> indexes;
-    while (q.next()) {
-        const QString name = q.value(0).toString();
-        if (q.value(2).toBool())
-            livePk = name;
-        else if (q.value(4).toBool())
-            plan.notCarried << QStringLiteral("constraint index %1 (a unique or exclusion constraint)").arg(name);
+    bool pkIsReplicaIdentity = false;
+    QList<SiteIndex> rebuilt;
+    for (const SiteIndex &ix : *indexes) {
+        if (ix.primary) {
+            livePk = ix.name;
+            pkIsReplicaIdentity = ix.replicaIdentity;
+        } else if (ix.constraint)
+            plan.notCarried << QStringLiteral("constraint index %1 (a unique or exclusion constraint)").arg(ix.name);
+        else if (!ix.valid)
+            plan.notCarried << QStringLiteral("index %1 (invalid: a CREATE INDEX CONCURRENTLY that failed; drop or "
+                                              "REINDEX it)")
+                                   .arg(ix.name);
         else
-            indexes.append({name, q.value(1).toString(), q.value(3).toBool(), q.value(5).toString()});
+            rebuilt.append(ix);
     }
-    if (auto s = rows(QStringLiteral("select con.conname from pg_constraint con where con.conrelid = "
+    if (auto s = rows(QStringLiteral("select con.conname from pg_catalog.pg_constraint con where con.conrelid = "
                                      "pg_catalog.to_regclass(?) and con.contype = 'p'"),
                       {N});
         !s)
         return s.error();
     if (q.next())
         nextPk = q.value(0).toString();
-    for (const Index &ix : indexes) {
-        const qsizetype using_ = ix.def.indexOf(QLatin1String(" USING "));
-        if (using_ < 0) {
-            plan.notCarried << QStringLiteral("index %1 (its definition could not be read)").arg(ix.name);
-            continue;
-        }
-        plan.onNew += QStringLiteral("alter index %1 rename to %2;\n")
-                          .arg(h.quoted(ix.name), quoteIdent(suffixed(ix.name, QStringLiteral("_old_") + stamp)));
-        plan.onNew +=
-            QStringLiteral("create %1index %2 on %3%4;\n")
-                .arg(ix.unique ? QStringLiteral("unique ") : QString(), quoteIdent(ix.name), N, ix.def.mid(using_));
-        plan.carried << QStringLiteral("index %1 (%2)").arg(ix.name, ix.method);
-    }
+    q.finish();
 
-    // Triggers, with their enabled state.
-    if (auto s = rows(QStringLiteral("select t.tgname, pg_catalog.pg_get_triggerdef(t.oid), t.tgenabled, "
-                                     "t.tgconstraint <> 0, pg_catalog.quote_ident(n.nspname) || '.' || "
-                                     "pg_catalog.quote_ident(c.relname), pg_catalog.quote_ident(c.relname) "
-                                     "from pg_trigger t join pg_class c on c.oid = t.tgrelid "
-                                     "join pg_namespace n on n.oid = c.relnamespace "
-                                     "where t.tgrelid = pg_catalog.to_regclass(?) and not t.tgisinternal order by 1"),
-                      {L});
-        !s)
-        return s.error();
-    while (q.next()) {
-        const QString name = q.value(0).toString();
-        QString def = q.value(1).toString();
-        if (q.value(3).toBool()) {
-            plan.notCarried << QStringLiteral("constraint trigger %1").arg(name);
+    // Triggers, composed from pg_trigger's parts, with their enabled state.
+    auto triggers = siteTriggers(db, L);
+    if (!triggers)
+        return triggers.error();
+    for (const SiteTrigger &t : *triggers) {
+        if (t.constraint) {
+            plan.notCarried << QStringLiteral("constraint trigger %1").arg(t.name);
             continue;
         }
-        bool replaced = false;
-        for (const QString &form : {q.value(4).toString(), q.value(5).toString()}) {
-            const QString on = QStringLiteral(" ON ") + form + QLatin1Char(' ');
-            const qsizetype at = def.indexOf(on);
-            if (at >= 0) {
-                def.replace(at, on.size(), QStringLiteral(" ON ") + N + QLatin1Char(' '));
-                replaced = true;
-                break;
-            }
-        }
-        if (!replaced) {
-            plan.notCarried << QStringLiteral("trigger %1 (its definition could not be read)").arg(name);
+        if (t.hasWhen) {
+            plan.notCarried << QStringLiteral("trigger %1 (its WHEN condition: PostgreSQL prints it only inside the "
+                                              "whole definition, which the swap does not parse; create it on the "
+                                              "new table yourself)")
+                                   .arg(t.name);
             continue;
         }
-        plan.onNew += def + QStringLiteral(";\n");
-        const QString enabled = q.value(2).toString();
-        if (enabled == QLatin1String("D"))
-            plan.onNew += QStringLiteral("alter table %1 disable trigger %2;\n").arg(N, quoteIdent(name));
-        else if (enabled == QLatin1String("R"))
-            plan.onNew += QStringLiteral("alter table %1 enable replica trigger %2;\n").arg(N, quoteIdent(name));
-        else if (enabled == QLatin1String("A"))
-            plan.onNew += QStringLiteral("alter table %1 enable always trigger %2;\n").arg(N, quoteIdent(name));
-        plan.carried << QStringLiteral("trigger %1").arg(name);
+        plan.onNew += t.createSql(db, N);
+        if (!t.comment.isEmpty())
+            plan.onNew += QStringLiteral("comment on trigger %1 on %2 is %3;\n")
+                              .arg(quoteIdent(t.name), N, db.quoteLiteral(t.comment));
+        plan.carried << QStringLiteral("trigger %1").arg(t.name);
     }
 
     // Comments: the table's (unless it is Bloomscope's own geometry note), the columns', the function's.
@@ -210,6 +251,8 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
         return s.error();
     QMap<QString, QStringList> tableGrants;
     while (q.next()) {
+        if (!isPrivilege(q.value(2).toString()))
+            return unknownPrivilege(q.value(2).toString());
         const QString to = aclTarget(q.value(0).toBool(), q.value(1).toString());
         plan.onNew += QStringLiteral("grant %1 on table %2 to %3%4;\n")
                           .arg(q.value(2).toString(), N, to,
@@ -227,6 +270,8 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
         !s)
         return s.error();
     while (q.next()) {
+        if (!isPrivilege(q.value(3).toString()))
+            return unknownPrivilege(q.value(3).toString());
         const QString to = aclTarget(q.value(1).toBool(), q.value(2).toString());
         plan.onNew += QStringLiteral("grant %1 (%2) on table %3 to %4%5;\n")
                           .arg(q.value(3).toString(), quoteIdent(q.value(0).toString()), N, to,
@@ -295,11 +340,14 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
                       {L, N, Lf, Nf});
         !s)
         return s.error();
+    bool liveOwner = false; // the new table has (or is given) the live table's owner
     if (q.next()) {
         for (int i : {0, 3}) {
             const bool table = i == 0;
-            if (!q.value(i + 1).toBool())
+            if (!q.value(i + 1).toBool()) {
+                liveOwner = liveOwner || table;
                 continue;
+            }
             const QString owner = q.value(table ? 6 : 7).toString();
             if (!q.value(i + 2).toBool()) {
                 plan.notCarried << QStringLiteral("the %1's owner %2 (you are not a member of role %2)")
@@ -311,7 +359,58 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
                                    quoteIdent(owner));
             plan.carried << QStringLiteral("the %1's owner %2")
                                 .arg(table ? QStringLiteral("table") : QStringLiteral("function"), owner);
+            liveOwner = liveOwner || table;
         }
+    }
+    q.finish();
+
+    // The indexes, now that the new table has the live owner: CREATE INDEX evaluates expressions and
+    // predicates as the table's owner, so a function in one runs as the live owner, as it does on the
+    // live table, never as the DBA who swaps.
+    for (const SiteIndex &ix : rebuilt) {
+        if (ix.hasExpressions() && !liveOwner) {
+            plan.notCarried << QStringLiteral("index %1 (its expressions would run as you, the new table's owner, "
+                                              "not as the live table's)")
+                                   .arg(ix.name);
+            continue;
+        }
+        auto old = names.pick(ix.name, suffix);
+        if (!old)
+            return old.error();
+        const QString index = h.liveTable.withName(ix.name).quoted(); // in the pair's schema
+        plan.onNew += QStringLiteral("alter index %1 rename to %2;\n").arg(index, quoteIdent(*old));
+        plan.onNew += ix.createSql(db, N);
+        for (qsizetype c = 0; c < ix.columns.size(); ++c)
+            if (ix.columns[c].column.isEmpty() && ix.columns[c].statistics >= 0)
+                plan.onNew += QStringLiteral("alter index %1 alter column %2 set statistics %3;\n")
+                                  .arg(index)
+                                  .arg(c + 1)
+                                  .arg(ix.columns[c].statistics);
+        if (!ix.comment.isEmpty())
+            plan.onNew += QStringLiteral("comment on index %1 is %2;\n").arg(index, db.quoteLiteral(ix.comment));
+        if (ix.clustered)
+            plan.onNew += QStringLiteral("alter table %1 cluster on %2;\n").arg(N, quoteIdent(ix.name));
+        if (ix.replicaIdentity)
+            plan.onNew +=
+                QStringLiteral("alter table %1 replica identity using index %2;\n").arg(N, quoteIdent(ix.name));
+        plan.carried << QStringLiteral("index %1 (%2)").arg(ix.name, ix.method);
+    }
+    // Replica identity other than the primary key's or a carried index's.
+    if (auto s = rows(QStringLiteral("select c.relreplident::text from pg_catalog.pg_class c where c.oid = "
+                                     "pg_catalog.to_regclass(?)"),
+                      {L});
+        !s)
+        return s.error();
+    const QString identity = q.next() ? q.value(0).toString() : QString();
+    q.finish();
+    if (identity == QLatin1String("f") || identity == QLatin1String("n")) {
+        plan.onNew += QStringLiteral("alter table %1 replica identity %2;\n")
+                          .arg(N, identity == QLatin1String("f") ? QStringLiteral("full") : QStringLiteral("nothing"));
+        plan.carried << QStringLiteral("replica identity %1")
+                            .arg(identity == QLatin1String("f") ? QStringLiteral("full") : QStringLiteral("nothing"));
+    } else if (identity == QLatin1String("i") && pkIsReplicaIdentity && !nextPk.isEmpty()) {
+        plan.onNew += QStringLiteral("alter table %1 replica identity using index %2;\n").arg(N, quoteIdent(nextPk));
+        plan.carried << QStringLiteral("replica identity using the primary key");
     }
 
     // What no statement here can carry over: listed, and the swap refused unless confirmed.
@@ -353,8 +452,11 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
 
     // Under ACCESS EXCLUSIVE: the primary key's name follows the table, then the pair changes names.
     if (!livePk.isEmpty() && !nextPk.isEmpty()) {
+        auto oldPk = names.pick(livePk, suffix);
+        if (!oldPk)
+            return oldPk.error();
         plan.renames += QStringLiteral("alter table %1 rename constraint %2 to %3;\n")
-                            .arg(L, quoteIdent(livePk), quoteIdent(suffixed(livePk, QStringLiteral("_old_") + stamp)));
+                            .arg(L, quoteIdent(livePk), quoteIdent(*oldPk));
         plan.renames += QStringLiteral("alter table %1 rename constraint %2 to %3;\n")
                             .arg(N, quoteIdent(nextPk), quoteIdent(livePk));
     }
@@ -362,8 +464,8 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
                                    "alter table %3 rename to %4;\n"
                                    "alter function %5 rename to %6;\n"
                                    "alter function %7 rename to %8;\n")
-                        .arg(L, quoteIdent(oldTable), N, h.liveTable.quotedName(), Lf, quoteIdent(oldFunction), Nf,
-                             h.liveFunction.quotedName());
+                        .arg(L, quoteIdent(plan.oldTable), N, h.liveTable.quotedName(), Lf,
+                             quoteIdent(plan.oldFunction), Nf, h.liveFunction.quotedName());
     return plan;
 }
 

@@ -280,10 +280,17 @@ Status execScript(Database &db, const QString &sql, const QString &what)
 
 QString suffixed(const QString &name, const QString &suffix)
 {
-    QString base = name;
-    while (!base.isEmpty() && (base + suffix).toUtf8().size() > 63)
-        base.chop(1);
-    return base + suffix;
+    // Cut in bytes, as PostgreSQL counts NAMEDATALEN, and back to the first byte of a character: never
+    // inside one (a QChar count would split a 4-byte character into a lone surrogate).
+    QByteArray base = name.toUtf8();
+    const qsizetype room = qMax<qsizetype>(0, 63 - suffix.toUtf8().size());
+    if (base.size() > room) {
+        qsizetype cut = room;
+        while (cut > 0 && (uchar(base.at(cut)) & 0xC0) == 0x80)
+            --cut;
+        base.truncate(cut);
+    }
+    return QString::fromUtf8(base) + suffix;
 }
 
 } // namespace bloom::maintenance

@@ -105,7 +105,8 @@ Status execOne(Database &db, const QString &sql, const QString &what);
 /** Runs several statements as one implicit transaction (the simple query protocol): all or nothing. */
 Status execScript(Database &db, const QString &sql, const QString &what);
 
-/** `name` + `suffix`, with `name` cut so that the whole stays within 63 bytes (NAMEDATALEN - 1). */
+/** `name` + `suffix`, with `name` cut at a UTF-8 character boundary so that the whole stays within
+ *  63 bytes (NAMEDATALEN - 1). */
 QString suffixed(const QString &name, const QString &suffix);
 
 } // namespace bloom::maintenance

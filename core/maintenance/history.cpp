@@ -73,22 +73,64 @@ QString columns(const Place &p)
            (p.hasPosition ? QStringLiteral("read_position::text") : QStringLiteral("null::text"));
 }
 
-Snapshot fromRow(const QSqlQuery &q)
+/** A row of bloomscope_history, checked before anything shows it: a value no snapshot of a filter can
+ *  hold (1e308 names, a negative count, an FPR of 2) is an error naming the row, never a wrapped or
+ *  saturated number on the screen. */
+Result<Snapshot> fromRow(const QSqlQuery &q)
 {
     Snapshot s;
     s.id = q.value(0).toLongLong();
     s.takenAt = q.value(1).toDateTime().toUTC();
     s.table = q.value(2).toString();
-    if (auto g = Geometry::fromCounts(q.value(3).toUInt(), q.value(4).toUInt(), q.value(5).toInt()))
-        s.geometry = *g;
-    s.setBits = q.value(6).toULongLong();
+    const auto bad = [&s, &q](const char *column, const QVariant &value, const QString &possible) -> Error {
+        return makeError(ErrorKind::Server,
+                         QStringLiteral("bloomscope_history row %1 (%2) holds %3 = %4, where a snapshot holds %5")
+                             .arg(s.id)
+                             .arg(q.value(1).toString(), QLatin1String(column), value.toString(), possible),
+                         QStringLiteral("delete or correct that row: Bloomscope never records one like it"));
+    };
+    auto g = Geometry::fromCounts(q.value(3).toLongLong(), q.value(4).toLongLong(), q.value(5).toInt());
+    if (!g)
+        return bad(
+            "chunks, chunk_bits, k",
+            QStringLiteral("%1, %2, %3").arg(q.value(3).toString(), q.value(4).toString(), q.value(5).toString()),
+            QStringLiteral("a geometry Bloomscope can read"));
+    s.geometry = *g;
+    const qint64 chunks = qint64(g->chunks());
+    if (!s.takenAt.isValid())
+        return bad("taken_at", q.value(1), QStringLiteral("a time"));
+    const qint64 setBits = q.value(6).toLongLong();
+    if (setBits < 0 || quint64(setBits) > g->totalBits())
+        return bad("set_bits", q.value(6), QStringLiteral("0 to %1").arg(g->totalBits()));
+    s.setBits = quint64(setBits);
     s.estimatedNames = q.value(7).toDouble();
+    constexpr double MaxNames = 9007199254740992.0;               // 2^53: counted exactly in a double and a qint64
+    if (!(s.estimatedNames >= 0 && s.estimatedNames <= MaxNames)) // NaN fails too
+        return bad("estimated_names", q.value(7), QStringLiteral("0 to 2^53"));
     s.estimatedFpr = q.value(8).toDouble();
-    s.fullestChunk = q.value(9).toUInt();
-    s.fullestSetBits = q.value(10).toUInt();
-    for (const QString &n : q.value(11).toString().split(QLatin1Char(','), Qt::SkipEmptyParts))
-        s.histogram.append(n.toLongLong());
+    if (!(s.estimatedFpr >= 0 && s.estimatedFpr <= 1))
+        return bad("estimated_fpr", q.value(8), QStringLiteral("0 to 1"));
+    const qint64 fullestChunk = q.value(9).toLongLong();
+    if (fullestChunk < 0 || fullestChunk >= chunks)
+        return bad("fullest_chunk", q.value(9), QStringLiteral("0 to %1").arg(chunks - 1));
+    s.fullestChunk = quint32(fullestChunk);
+    const qint64 fullestSetBits = q.value(10).toLongLong();
+    if (fullestSetBits < 0 || fullestSetBits > g->chunkBits())
+        return bad("fullest_set_bits", q.value(10), QStringLiteral("0 to %1").arg(g->chunkBits()));
+    s.fullestSetBits = quint32(fullestSetBits);
+    const QStringList histogram = q.value(11).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (histogram.size() > 100)
+        return bad("histogram", QStringLiteral("%1 buckets").arg(histogram.size()), QStringLiteral("10 buckets"));
+    for (const QString &n : histogram) {
+        bool ok = false;
+        const qint64 v = n.toLongLong(&ok);
+        if (!ok || v < 0 || v > chunks)
+            return bad("histogram", n, QStringLiteral("0 to %1 chunks a bucket").arg(chunks));
+        s.histogram.append(v);
+    }
     s.costMs = q.value(12).toDouble();
+    if (!(s.costMs >= 0 && s.costMs < 1e12))
+        return bad("cost_ms", q.value(12), QStringLiteral("0 or more milliseconds"));
     s.position = q.value(13).toString();
     return s;
 }
@@ -322,8 +364,12 @@ Result<QList<Snapshot>> History::list(Database &db, FilterStore &store, const QD
         return permission(Database::queryError(q, QStringLiteral("reading the history")), *schema,
                           QStringLiteral("cannot read the history"),
                           QStringLiteral("grant select on %1.bloomscope_history to this role"));
-    while (q.next())
-        out.append(fromRow(q));
+    while (q.next()) {
+        auto s = fromRow(q);
+        if (!s)
+            return s.error();
+        out.append(std::move(s).value());
+    }
     return out;
 }
 
@@ -344,7 +390,10 @@ Result<std::optional<Snapshot>> History::newest(Database &db, FilterStore &store
         return Database::queryError(q, QStringLiteral("reading the newest snapshot"));
     if (!q.next())
         return std::optional<Snapshot>{};
-    return std::optional<Snapshot>{fromRow(q)};
+    auto s = fromRow(q);
+    if (!s)
+        return s.error();
+    return std::optional<Snapshot>{std::move(s).value()};
 }
 
 Result<qint64> History::thin(Database &db, FilterStore &store, int keepAllDays, int hourlyDays)

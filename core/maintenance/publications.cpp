@@ -3,6 +3,8 @@
 #include "maintenance/helpers.h"
 #include "postgres/filtersql.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSqlQuery>
 
 namespace bloom::maintenance {
@@ -81,9 +83,9 @@ Result<Publications> publicationsOf(Database &db, const QualifiedName &table)
                   .arg(pg15 ? QStringLiteral("exists (select from pg_catalog.pg_publication_namespace pn where "
                                              "pn.pnpubid = p.oid and pn.pnnspid = pg_catalog.to_regnamespace(?))")
                             : QStringLiteral("(? is null)"),
-                       pg15 ? QStringLiteral("(select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' "
-                                             "order by a.attnum) from pg_catalog.pg_attribute a where a.attrelid = "
-                                             "pr.prrelid and a.attnum = any (pr.prattrs::int2[]))")
+                       pg15 ? QStringLiteral("(select pg_catalog.json_agg(a.attname order by a.attnum) from "
+                                             "pg_catalog.pg_attribute a where a.attrelid = pr.prrelid and a.attnum "
+                                             "operator(pg_catalog.=) any (pr.prattrs::int2[]))::text")
                             : QStringLiteral("null::text"),
                        pg15 ? QStringLiteral("pg_catalog.pg_get_expr(pr.prqual, pr.prrelid)")
                             : QStringLiteral("null::text")));
@@ -97,7 +99,10 @@ Result<Publications> publicationsOf(Database &db, const QualifiedName &table)
         p.allTables = q.value(1).toBool();
         p.inSchema = pg15 && q.value(2).toBool();
         p.listsTable = q.value(3).toBool();
-        p.columns = q.value(4).toString();
+        QStringList columns; // quoted here, as every name Bloomscope splices
+        for (const QJsonValue &c : QJsonDocument::fromJson(q.value(4).toString().toUtf8()).array())
+            columns << quoteIdent(c.toString());
+        p.columns = columns.join(QStringLiteral(", "));
         p.rowFilter = q.value(5).toString();
         p.owner = q.value(6).toString();
         p.mayAlter = q.value(7).toBool();

@@ -36,7 +36,6 @@ using maintenance::Helpers;
 using maintenance::helpers;
 using maintenance::helpersWith;
 using maintenance::planCarryOver;
-using maintenance::suffixed;
 using maintenance::trustedHelperExists;
 
 FilterRef refIn(const QString &schema, const QString &table, const QString &function)
@@ -383,11 +382,11 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     report.verifyMs = lap();
     const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd_HHmmss"));
     report.check = *checked;
-    report.oldTable = suffixed(st->liveTable, QStringLiteral("_old_") + stamp);
-    report.oldFunction = suffixed(st->liveFunction, QStringLiteral("_old_") + stamp);
-    auto plan = planCarryOver(db, *h, live, next, report.oldTable, report.oldFunction, stamp);
+    auto plan = planCarryOver(db, *h, live, next, stamp);
     if (!plan)
         return plan.error();
+    report.oldTable = plan->oldTable;
+    report.oldFunction = plan->oldFunction;
     const auto rollback = [&db](Error e) {
         db.db().rollback();
         return e;
@@ -490,8 +489,11 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
             maintenance::execScript(db, plan->renames + bookkeeping, QStringLiteral("swapping %1 in").arg(newTable));
         !s)
         return rollback(s.error());
-    if (!db.db().commit())
-        return makeError(ErrorKind::Server, QStringLiteral("commit of the swap failed; nothing changed"));
+    // The commit through libpq too: a failing commit says why, in the server's words.
+    if (auto s = maintenance::execScript(db, QStringLiteral("commit"),
+                                         QStringLiteral("committing the swap of %1 (nothing changed)").arg(newTable));
+        !s)
+        return s.error(); // a failed commit has rolled back
     report.exclusiveMs = double(exclusive.nsecsElapsed()) / 1e6;
     report.renameMs = lap();
     report.lockMs = double(lockTimer.nsecsElapsed()) / 1e6;

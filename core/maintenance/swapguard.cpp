@@ -25,7 +25,6 @@ namespace {
 using maintenance::Helpers;
 using maintenance::helpers;
 using maintenance::planCarryOver;
-using maintenance::suffixed;
 
 FilterRef refIn(const QString &schema, const QString &table, const QString &function)
 {
@@ -94,8 +93,10 @@ Status auditNew(Database &db, const Helpers &h, FilterStore &next, const Rebuild
                              QStringLiteral("pass --shards MAP, or --audit-sample 0 to swap without an audit"));
         const double count = double(qMax<qint64>(1, st.perSource.value(i).names));
         const double share = qMin(1.0, 2.0 * double(o.auditSample) / count);
+        // pg_catalog's operator: a planted <(float8, numeric) would be an exact match for a plain '<'.
         auto names = conn.column(QStringLiteral("select q.n::text from (%1) as q(n) where q.n is not null and "
-                                                "pg_catalog.random() < %2 limit %3")
+                                                "pg_catalog.random() operator(pg_catalog.<) %2::pg_catalog.float8 "
+                                                "limit %3")
                                      .arg(query)
                                      .arg(share, 0, 'g', 17)
                                      .arg(o.auditSample));
@@ -231,8 +232,7 @@ Result<SwapCheck> Rebuilder::checkSwap(Database &db, const QString &newTable, co
     c.liveNames = liveFill->estimatedNames();
     c.newNames = newFill->estimatedNames();
     const QString stamp = QStringLiteral("00000000_000000");
-    auto plan = planCarryOver(db, *h, live, next, suffixed(st->liveTable, QStringLiteral("_old_") + stamp),
-                              suffixed(st->liveFunction, QStringLiteral("_old_") + stamp), stamp);
+    auto plan = planCarryOver(db, *h, live, next, stamp);
     if (!plan)
         return plan.error();
     c.carried = plan->carried;

@@ -1,5 +1,7 @@
 #include "model/explanation.h"
 
+#include "common/printable.h"
+
 #include <QJsonArray>
 
 namespace bloom {
@@ -83,8 +85,9 @@ QString Explanation::toText() const
 {
     QString out;
     const auto line = [&out](const QString &s) { out += s + QLatin1Char('\n'); };
-    line(QStringLiteral("name        %1").arg(name));
-    line(QStringLiteral("lower       %1    (%2)").arg(normalized, loweringLabel(lowering)));
+    // Line-oriented text: the name with its control characters escaped (README "bloomctl").
+    line(QStringLiteral("name        %1").arg(escapeField(name)));
+    line(QStringLiteral("lower       %1    (%2)").arg(escapeField(normalized), loweringLabel(lowering)));
     line(QStringLiteral("md5         %1").arg(md5Hex()));
     line(QStringLiteral("geometry    %1").arg(geometry.describe()));
     line(QString());

@@ -34,7 +34,7 @@ void NameReader::take(QByteArrayView line, QList<QByteArray> &out, qsizetype &ta
     if (line.endsWith('\r'))
         line.chop(1);
     if (auto s = validateName(line); !s) {
-        mBad.append({mLine, s.error().message});
+        addBad(s.error().message);
         return;
     }
     out.append(line.toByteArray());
@@ -58,7 +58,7 @@ bool NameReader::next(qsizetype max, QList<QByteArray> &out)
             // No newline within the limit: report the line once and drop bytes up to its end.
             if (!mSkippingLongLine) {
                 ++mLine;
-                mBad.append({mLine, QStringLiteral("the name is longer than 1 MiB (1,048,576 bytes), the limit")});
+                addBad(QStringLiteral("the name is longer than 1 MiB (1,048,576 bytes), the limit"));
                 mSkippingLongLine = true;
             }
             mPos = mBuffer.size();
@@ -89,7 +89,7 @@ bool NameReader::nextBlock(NameBlock &out)
         if (mBuffer.size() - mPos > MaxNameBytes + 1) { // as in next(): one report, the rest dropped
             if (!mSkippingLongLine) {
                 ++mLine;
-                mBad.append({mLine, QStringLiteral("the name is longer than 1 MiB (1,048,576 bytes), the limit")});
+                addBad(QStringLiteral("the name is longer than 1 MiB (1,048,576 bytes), the limit"));
                 mSkippingLongLine = true;
             }
             mPos = mBuffer.size();
@@ -126,12 +126,19 @@ void NameReader::scan(NameBlock &out)
         if (isPlainAsciiName(line)) {
             out.names.push_back({qint32(p - begin), qint32(size), true});
         } else if (auto s = validateName(line); !s) {
-            mBad.append({mLine, s.error().message});
+            addBad(s.error().message);
         } else {
             out.names.push_back({qint32(p - begin), qint32(size), isAscii(line)});
         }
         p = nl ? nl + 1 : end;
     }
+}
+
+void NameReader::addBad(QString reason)
+{
+    if (mBad.size() < MaxBadLinesKept)
+        mBad.append({mLine, std::move(reason)});
+    ++mBadCount;
 }
 
 } // namespace bloom

@@ -39,12 +39,14 @@ struct NameBlock {
 
 /**
  * Reads names one per line (UTF-8, LF or CRLF) in batches. Bad lines (empty, NUL, invalid UTF-8,
- * too long) are reported with their line number and skipped, never silently dropped.
+ * too long) are reported with their line number and skipped, never silently dropped: the first
+ * MaxBadLinesKept are kept, the rest counted (a file of bad lines costs no memory).
  */
 class NameReader {
 public:
     static constexpr qsizetype MaxNameBytes = bloom::MaxNameBytes;
     static constexpr qsizetype BlockSize = 1 << 20;
+    static constexpr qsizetype MaxBadLinesKept = 1000;
 
     explicit NameReader(QIODevice *in)
         : mIn(in)
@@ -59,7 +61,10 @@ public:
 
     qint64 linesRead() const { return mLine; }
     qint64 bytesRead() const { return mBytes; }
+    /** The first MaxBadLinesKept bad lines. */
     const QList<BadLine> &badLines() const { return mBad; }
+    /** Every bad line, kept or only counted. */
+    qint64 badLineCount() const { return mBadCount; }
 
 private:
     bool fillBuffer();
@@ -74,6 +79,9 @@ private:
     qint64 mLine = 0;
     qint64 mBytes = 0;
     QList<BadLine> mBad;
+    qint64 mBadCount = 0;
+
+    void addBad(QString reason);
 };
 
 } // namespace bloom

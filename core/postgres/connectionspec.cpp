@@ -1,6 +1,8 @@
 #include "postgres/connectionspec.h"
 
 #include "postgres/pgconn.h"
+
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -84,52 +86,128 @@ QString ConnectionSpec::describe() const
 
 namespace {
 
-int scrubOne(char *s)
+bool isBlank(char c)
+{
+    return std::isspace(uchar(c)) != 0; // libpq's own test (conninfo_parse)
+}
+
+bool isSecretKeyword(QByteArrayView key)
+{
+    return key == "password" || key == "sslpassword";
+}
+
+void overwrite(char *from, const char *to)
+{
+    for (; from < to; ++from)
+        *from = 'x';
+}
+
+/** A URI component decoded as libpq decodes it (%XX; '+' stays a plus). */
+QByteArray uriDecoded(const char *from, const char *to)
+{
+    return QByteArray::fromPercentEncoding(QByteArray(from, to - from));
+}
+
+/** `s` read as libpq's key = value syntax (conninfo_parse): whitespace around '=', values in quotes
+ *  or not, a backslash escaping the next character in either. Stops where libpq would fail. */
+int scrubKeyValues(char *s)
 {
     int scrubbed = 0;
-    const size_t n = strlen(s);
-    // key=value: password [spaces] = [spaces] value (quoted with '...' or up to a blank or '&').
-    for (size_t i = 0; i + 8 <= n; ++i) {
-        if (strncmp(s + i, "password", 8) != 0 || (i > 0 && (isalnum(uchar(s[i - 1])) || s[i - 1] == '_')))
+    char *p = s;
+    while (*p) {
+        if (isBlank(*p)) {
+            ++p;
             continue;
-        size_t j = i + 8;
-        while (j < n && s[j] == ' ')
-            ++j;
-        if (j >= n || s[j] != '=')
-            continue;
-        ++j;
-        while (j < n && s[j] == ' ')
-            ++j;
-        if (j < n && s[j] == '\'') {
-            for (++j; j < n && s[j] != '\''; ++j) {
-                if (s[j] == '\\' && j + 1 < n)
-                    s[j++] = 'x';
-                s[j] = 'x';
-            }
-        } else {
-            for (; j < n && s[j] != ' ' && s[j] != '&'; ++j)
-                s[j] = 'x';
         }
-        ++scrubbed;
+        const char *key = p;
+        while (*p && *p != '=' && !isBlank(*p))
+            ++p;
+        const QByteArrayView keyword(key, p - key);
+        while (*p && isBlank(*p))
+            ++p;
+        if (*p != '=')
+            return scrubbed; // not a connection string (or libpq refuses the rest)
+        ++p;
+        while (*p && isBlank(*p))
+            ++p;
+        char *value = p;
+        char *valueEnd = nullptr;
+        if (*p == '\'') {
+            value = ++p;
+            while (*p && *p != '\'') {
+                if (*p == '\\' && p[1])
+                    ++p;
+                ++p;
+            }
+            valueEnd = p;
+            if (*p)
+                ++p;
+        } else {
+            while (*p && !isBlank(*p)) {
+                if (*p == '\\' && p[1])
+                    ++p;
+                ++p;
+            }
+            valueEnd = p;
+        }
+        if (isSecretKeyword(keyword) && valueEnd > value) {
+            overwrite(value, valueEnd);
+            ++scrubbed;
+        }
     }
-    // URI: scheme://user:password@host
-    for (const char *scheme : {"postgresql://", "postgres://"}) {
-        const char *at = strstr(s, scheme);
-        if (!at)
-            continue;
-        char *auth = const_cast<char *>(at) + strlen(scheme);
-        char *end = auth;
-        while (*end && *end != '@' && *end != '/' && *end != '?')
+    return scrubbed;
+}
+
+/** `s` read as libpq's URI (conninfo_uri_parse_options): the userinfo's password, and the query's
+ *  parameters whose percent-decoded key is a password (`passwor%64=`). */
+int scrubUri(char *s)
+{
+    const char *prefix = nullptr;
+    for (const char *scheme : {"postgresql://", "postgres://"})
+        if (qstrncmp(s, scheme, qstrlen(scheme)) == 0)
+            prefix = scheme;
+    if (!prefix)
+        return 0;
+    int scrubbed = 0;
+    char *start = s + qstrlen(prefix);
+    char *p = start;
+    while (*p && *p != '@' && *p != '/') // libpq looks this far for user credentials
+        ++p;
+    char *rest = start;
+    if (*p == '@') {
+        char *colon = start;
+        while (colon < p && *colon != ':')
+            ++colon;
+        if (colon < p && colon + 1 < p) {
+            overwrite(colon + 1, p);
+            ++scrubbed;
+        }
+        rest = p + 1;
+    }
+    char *query = std::strchr(rest, '?');
+    if (!query)
+        return scrubbed;
+    for (char *param = query + 1; *param;) {
+        char *end = param;
+        while (*end && *end != '&')
             ++end;
-        if (*end != '@')
-            continue;
-        char *colon = static_cast<char *>(memchr(auth, ':', size_t(end - auth)));
-        if (!colon)
-            continue;
-        for (char *p = colon + 1; p < end; ++p)
-            *p = 'x';
-        ++scrubbed;
+        char *eq = static_cast<char *>(std::memchr(param, '=', size_t(end - param)));
+        if (eq && isSecretKeyword(uriDecoded(param, eq)) && eq + 1 < end) {
+            overwrite(eq + 1, end);
+            ++scrubbed;
+        }
+        param = *end ? end + 1 : end;
     }
+    return scrubbed;
+}
+
+int scrubOne(char *s)
+{
+    // The argument itself, and the value of an `--option=value` argument.
+    int scrubbed = scrubUri(s) + scrubKeyValues(s);
+    if (s[0] == '-')
+        if (char *eq = std::strchr(s, '='))
+            scrubbed += scrubUri(eq + 1) + scrubKeyValues(eq + 1);
     return scrubbed;
 }
 
@@ -142,6 +220,25 @@ int scrubPasswordsInArgv(int argc, char **argv)
         if (argv[i])
             scrubbed += scrubOne(argv[i]);
     return scrubbed;
+}
+
+ProcessArguments::ProcessArguments(int argc, char **argv)
+{
+    mOriginal.reserve(argc);
+    for (int i = 0; i < argc; ++i)
+        mOriginal.append({argv[i], QByteArray(argv[i])});
+    mScrubbed = scrubPasswordsInArgv(argc, argv);
+}
+
+QList<QByteArray> ProcessArguments::remaining(int argc, char **argv) const
+{
+    QList<QByteArray> out;
+    for (int i = 1; i < argc; ++i) {
+        const auto it = std::find_if(mOriginal.cbegin(), mOriginal.cend(),
+                                     [arg = argv[i]](const auto &o) { return o.first == arg; });
+        out.append(it != mOriginal.cend() ? it->second : QByteArray(argv[i]));
+    }
+    return out;
 }
 
 } // namespace bloom

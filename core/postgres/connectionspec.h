@@ -2,6 +2,7 @@
 
 #include "common/result.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -37,11 +38,31 @@ private:
 };
 
 /**
- * Overwrites, in place, every password given on the command line (`password=...` in a conninfo,
- * `user:PASSWORD@` or `?password=` in a URI) with 'x', so that `ps` and /proc/PID/cmdline no longer
- * show it while a long load runs (psql's and many tools' practice). Call it after the arguments
- * were parsed into strings. Returns how many were scrubbed.
+ * Overwrites, in place, every password given on the command line with 'x', in every spelling libpq
+ * accepts: `password=...` and `sslpassword=...` in a key=value string (whitespace around '=', quoted
+ * or backslash-escaped values), `user:PASSWORD@` and `?password=` in a URI (a percent-encoded key such
+ * as `passwor%64=` too), alone or as `--option=VALUE`. `ps` and /proc/PID/cmdline then show none.
+ * Returns how many were scrubbed.
  */
 int scrubPasswordsInArgv(int argc, char **argv);
+
+/**
+ * The command line as the process got it, copied before the passwords in argv are scrubbed: the
+ * first thing each program's main() makes, so that a password is readable in /proc/PID/cmdline for
+ * as short a time as possible (README "Privileges"). The programs read their arguments from here.
+ */
+class ProcessArguments {
+public:
+    /** Copies argv, then scrubPasswordsInArgv(argc, argv). */
+    ProcessArguments(int argc, char **argv);
+    /** The arguments argv still holds, as they were given, without the program's name: after
+     *  Q(Core)Application took its own options out of argv. */
+    QList<QByteArray> remaining(int argc, char **argv) const;
+    int scrubbed() const { return mScrubbed; }
+
+private:
+    QList<std::pair<const char *, QByteArray>> mOriginal;
+    int mScrubbed = 0;
+};
 
 } // namespace bloom

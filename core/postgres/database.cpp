@@ -99,6 +99,7 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
                          QStringLiteral("Qt's PostgreSQL driver did not expose its libpq handle (type %1)")
                              .arg(QString::fromLatin1(handle.typeName())));
     d->mCancel = PQgetCancel(d->mPg);
+    escapeNotices(d->mPg); // a server's NOTICE reaches stderr with its escape sequences escaped
 
     QSqlQuery q(d->mDb);
     if (!q.exec(

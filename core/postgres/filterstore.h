@@ -65,7 +65,8 @@ struct LoadReport {
     qint64 namesAdded = 0;
     qint64 chunksUpdated = 0;
     qint64 batches = 0;
-    QList<BadLine> bad;
+    QList<BadLine> bad;  ///< the first NameReader::MaxBadLinesKept bad lines
+    qint64 badCount = 0; ///< every bad line
     double seconds = 0;
     // Where the time went, summed over batches.
     double readSeconds = 0;   ///< reading, validating, placing (and server lower() for non-ASCII)
@@ -132,6 +133,17 @@ public:
     Status init(const Geometry &g);
     /** Finds the table and function, discovers the geometry, proves core places names as the function. */
     Status attach();
+
+    /** attach() calls the filter's function on its probe names under this statement_timeout, in ms
+     *  (0: none): bloomctl's --statement-timeout, else BLOOMSCOPE_STATEMENT_TIMEOUT, else 5 s. For the
+     *  whole process. */
+    static int probeTimeoutMs();
+    static void setProbeTimeoutMs(int ms);
+    static constexpr int DefaultProbeTimeoutMs = 5000;
+    static constexpr int MaxProbeTimeoutMs = 3600 * 1000;
+    /** "5s", "500ms", "2m" (or "2min"), "5" (seconds), up to an hour; nullopt otherwise. */
+    static std::optional<int> parseTimeout(const QString &text);
+    static QString describeTimeout(int ms);
     bool attached() const { return mAttached; }
     /** The oids of the table and function found by attach(), "table/function". */
     const QString &identity() const { return mIdentity; }
@@ -276,6 +288,8 @@ private:
     bool cancelled() const { return mCancelFlag && mCancelFlag->load(); }
     Error cancelledError(const QString &what) const;
     Status discover();
+    /** The function's (chunk, set bits) for each probe name: one row a name, under the probe timeout. */
+    Result<QList<std::pair<quint32, QList<int>>>> probe(qint64 bitLength);
     /** The chunks with no row, when attach() counted fewer rows than the geometry has. */
     Status findMissingChunks(qint64 rows);
     /** The rows whose bits are NULL: one scan, run by attach() when the column lacks NOT NULL. */

@@ -5,10 +5,15 @@
 #include "postgres/pgarray.h"
 #include "postgres/pgerror.h"
 
+#include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <libpq-fe.h>
+
+#include <atomic>
 #include <bit>
+#include <optional>
 
 namespace bloom {
 
@@ -198,37 +203,24 @@ Status FilterStore::discover()
                          QStringLiteral("check --table: a filter table is (chunk int primary key, bits bit(N) not "
                                         "null) with a row for every chunk"));
 
+    if (bitLength > (qint64(1) << Geometry::MaxBitsLog2))
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("table %1 has bits bit(%2): more than the %3 bits a chunk can have")
+                             .arg(tableText())
+                             .arg(bitLength)
+                             .arg(qint64(1) << Geometry::MaxBitsLog2),
+                         QStringLiteral("check --table: a filter table is (chunk int primary key, bits bit(N) not "
+                                        "null)"));
+
     // Probe the function: k is the most bits a probe sets; then every probe must place as core does.
+    auto probed = probe(bitLength);
+    if (!probed)
+        return probed.error();
     const QList<QByteArray> probes = probeNames();
-    q.prepare(QStringLiteral("select p.ord, (p.f).chunk, (p.f).mask::text from (select t.ord, %1(t.name) f "
-                             "from unnest(?::text[]) with ordinality as t(name, ord)) p order by p.ord")
-                  .arg(mFunction));
-    q.addBindValue(textArray(probes, 0, probes.size()));
-    if (!q.exec())
-        return makeError(
-            ErrorKind::ForeignFilter,
-            QStringLiteral("calling %1(text) failed: %2").arg(functionText(), q.lastError().databaseText()),
-            QStringLiteral("the function must return (chunk int, mask bit(N)) like username_bits"));
-    QList<std::pair<quint32, QList<int>>> server;
+    const QList<std::pair<quint32, QList<int>>> &server = *probed;
     int k = 0;
-    while (q.next()) {
-        const QByteArray mask = q.value(2).toString().toLatin1();
-        if (mask.size() != bitLength)
-            return makeError(ErrorKind::ForeignFilter,
-                             QStringLiteral("%1 returns masks of %2 bits but %3.bits is bit(%4)")
-                                 .arg(functionText())
-                                 .arg(mask.size())
-                                 .arg(tableText())
-                                 .arg(bitLength),
-                             QStringLiteral("the table and function belong to different filters; pair them "
-                                            "with --table and --function"));
-        QList<int> bits;
-        for (int i = 0; i < mask.size(); ++i)
-            if (mask[i] == '1')
-                bits.append(i);
+    for (const auto &[chunk, bits] : server)
         k = qMax(k, int(bits.size()));
-        server.append({q.value(1).toUInt(), bits});
-    }
     auto g = Geometry::fromCounts(qint64(chunks), bitLength, k);
     if (!g)
         return makeError(ErrorKind::ForeignFilter,
@@ -261,6 +253,163 @@ Status FilterStore::discover()
         if (auto s = findNullChunks(); !s)
             return s;
     return success();
+}
+
+Result<QList<std::pair<quint32, QList<int>>>> FilterStore::probe(qint64 bitLength)
+{
+    // One row a probe name: the function's rows are read no further than the second (a set-returning
+    // function is refused, not buffered), and the statement runs under statement_timeout, set for it
+    // alone (SET LOCAL semantics), so that a function that sleeps cannot hold attach for long.
+    const QList<QByteArray> probes = probeNames();
+    PGconn *pg = mDb.pgconn();
+    const bool ownTransaction = pg && PQtransactionStatus(pg) == PQTRANS_IDLE;
+    const int timeoutMs = probeTimeoutMs();
+    QSqlQuery q(mDb.db());
+    q.setForwardOnly(true);
+    QString previous;
+    if (ownTransaction && !mDb.db().transaction())
+        return makeError(ErrorKind::Server,
+                         QStringLiteral("cannot begin a transaction to probe %1").arg(functionText()));
+    if (!q.exec(QStringLiteral("select pg_catalog.current_setting('statement_timeout'), "
+                               "pg_catalog.set_config('statement_timeout', '%1', true)")
+                    .arg(timeoutMs)) ||
+        !q.next()) {
+        const Error e = Database::queryError(q, QStringLiteral("setting statement_timeout"));
+        if (ownTransaction)
+            mDb.db().rollback();
+        return e;
+    }
+    previous = q.value(0).toString();
+    q.finish();
+    q.prepare(QStringLiteral("select t.ord, f.n, f.chunk, f.mask::text from unnest(?::text[]) with ordinality as "
+                             "t(name, ord) left join lateral (select p.chunk, p.mask, pg_catalog.count(*) over () n "
+                             "from (select * from %1(t.name) limit 2) p) f on true order by t.ord")
+                  .arg(mFunction));
+    q.addBindValue(textArray(probes, 0, probes.size()));
+    const bool ran = q.exec();
+    QList<std::pair<quint32, QList<int>>> server;
+    std::optional<Error> failed;
+    if (!ran) {
+        const Error e = Database::queryError(q, QStringLiteral("calling %1(text)").arg(functionText()));
+        if (e.sqlState == QLatin1String("57014") && !cancelled())
+            failed = makeError(ErrorKind::ForeignFilter,
+                               QStringLiteral("calling %1(text) on %2 probe names took longer than the statement "
+                                              "timeout of %3: a filter function answers in microseconds")
+                                   .arg(functionText())
+                                   .arg(probes.size())
+                                   .arg(describeTimeout(timeoutMs)),
+                               QStringLiteral("check what %1 does; a slow server can be given more time with "
+                                              "--statement-timeout or BLOOMSCOPE_STATEMENT_TIMEOUT")
+                                   .arg(functionText()));
+        else if (e.kind == ErrorKind::Cancelled || e.kind == ErrorKind::Connection)
+            failed = e;
+        else
+            failed = makeError(
+                ErrorKind::ForeignFilter,
+                QStringLiteral("calling %1(text) failed: %2").arg(functionText(), q.lastError().databaseText()),
+                QStringLiteral("the function must return (chunk int, mask bit(N)) like username_bits"));
+    }
+    while (!failed && q.next()) {
+        const qsizetype i = q.value(0).toLongLong() - 1;
+        const QString probeName = QString::fromLatin1(probes.value(i));
+        if (q.value(1).isNull()) {
+            failed = makeError(ErrorKind::ForeignFilter,
+                               QStringLiteral("%1 returns no row for '%2'").arg(functionText(), probeName),
+                               QStringLiteral("a filter function returns one (chunk, mask) row for every name"));
+            break;
+        }
+        if (q.value(1).toLongLong() > 1) {
+            failed = makeError(ErrorKind::ForeignFilter,
+                               QStringLiteral("%1 returns more than one row for '%2': it is not a filter function")
+                                   .arg(functionText(), probeName),
+                               QStringLiteral("a filter function returns one (chunk, mask) row for every name"));
+            break;
+        }
+        if (i != server.size()) // one row a name, in order: anything else is not this query's answer
+            continue;
+        const QByteArray mask = q.value(3).toString().toLatin1();
+        if (mask.size() != bitLength) {
+            failed = makeError(ErrorKind::ForeignFilter,
+                               QStringLiteral("%1 returns masks of %2 bits but %3.bits is bit(%4)")
+                                   .arg(functionText())
+                                   .arg(mask.size())
+                                   .arg(tableText())
+                                   .arg(bitLength),
+                               QStringLiteral("the table and function belong to different filters; pair them "
+                                              "with --table and --function"));
+            break;
+        }
+        QList<int> bits;
+        for (int b = 0; b < mask.size(); ++b)
+            if (mask[b] == '1')
+                bits.append(b);
+        server.append({q.value(2).toUInt(), bits});
+    }
+    q.finish();
+    if (ownTransaction) {
+        if (ran && !failed)
+            mDb.db().commit(); // a rebuild's recording function records the probes, as before
+        else
+            mDb.db().rollback();
+    } else if (ran) {
+        QSqlQuery reset(mDb.db());
+        reset.prepare(QStringLiteral("select pg_catalog.set_config('statement_timeout', ?, true)"));
+        reset.addBindValue(previous);
+        (void)reset.exec();
+    }
+    if (failed)
+        return *failed;
+    if (server.size() != probes.size())
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("%1 answered %2 of %3 probe names")
+                             .arg(functionText())
+                             .arg(server.size())
+                             .arg(probes.size()),
+                         QStringLiteral("a filter function returns one (chunk, mask) row for every name"));
+    return server;
+}
+
+namespace {
+
+std::atomic<int> gProbeTimeoutMs{-1}; // -1: not read from the environment yet
+
+} // namespace
+
+std::optional<int> FilterStore::parseTimeout(const QString &text)
+{
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d{1,9})\\s*(ms|s|min|m)?\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const qint64 n = m.captured(1).toLongLong();
+    const QString unit = m.captured(2);
+    const qint64 ms = unit == QLatin1String("ms")                                  ? n
+                      : unit == QLatin1String("m") || unit == QLatin1String("min") ? n * 60000
+                                                                                   : n * 1000;
+    if (ms > MaxProbeTimeoutMs)
+        return std::nullopt;
+    return int(ms);
+}
+
+QString FilterStore::describeTimeout(int ms)
+{
+    return ms % 1000 == 0 ? QStringLiteral("%1 s").arg(ms / 1000) : QStringLiteral("%1 ms").arg(ms);
+}
+
+int FilterStore::probeTimeoutMs()
+{
+    int ms = gProbeTimeoutMs.load();
+    if (ms < 0) {
+        const auto fromEnv = parseTimeout(qEnvironmentVariable("BLOOMSCOPE_STATEMENT_TIMEOUT"));
+        ms = fromEnv ? *fromEnv : DefaultProbeTimeoutMs;
+        gProbeTimeoutMs.store(ms);
+    }
+    return ms;
+}
+
+void FilterStore::setProbeTimeoutMs(int ms)
+{
+    gProbeTimeoutMs.store(ms);
 }
 
 Status FilterStore::findMissingChunks(qint64 rows)

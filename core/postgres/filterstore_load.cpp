@@ -204,7 +204,7 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     };
     const auto progressNow = [&](qint64 pending) {
         if (progress)
-            progress(LoadProgress{reader.linesRead(), report.namesAdded + pending, qint64(reader.badLines().size()),
+            progress(LoadProgress{reader.linesRead(), report.namesAdded + pending, reader.badLineCount(),
                                   reader.bytesRead()});
     };
 
@@ -294,6 +294,7 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     }
     report.lines = reader.linesRead();
     report.bad = reader.badLines();
+    report.badCount = reader.badLineCount();
     report.seconds = double(timer.nsecsElapsed()) / 1e9;
     return report;
 }

@@ -1,5 +1,6 @@
 #include "postgres/pgconn.h"
 
+#include "common/printable.h"
 #include "postgres/identifier.h"
 #include "postgres/pgerror.h"
 
@@ -7,6 +8,7 @@
 
 #include <libpq-fe.h>
 
+#include <cstdio>
 #include <memory>
 
 #include <cerrno>
@@ -32,6 +34,17 @@ QString quoteConninfoValue(const QString &value)
         out += c;
     }
     return out + QLatin1Char('\'');
+}
+
+void escapeNotices(PGconn *conn)
+{
+    PQsetNoticeProcessor(
+        conn,
+        [](void *, const char *message) {
+            const QByteArray text = escapeMessage(QString::fromUtf8(message)).toUtf8();
+            std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
+        },
+        nullptr);
 }
 
 namespace {
@@ -84,6 +97,8 @@ bool PgConn::connectWithin(const QString &conninfo, const char *first, const Wai
         return false;
     };
     mConn = PQconnectStart(conninfo.toUtf8().constData());
+    if (mConn)
+        escapeNotices(mConn);
     if (!mConn || PQstatus(mConn) == CONNECTION_BAD)
         return false;
     // libpq's own connect_timeout applies to its blocking connect only: this loop keeps the deadline.
@@ -130,6 +145,8 @@ PgConn::PgConn(const QString &conninfo, SearchPath path, Wait wait)
 PgConn::PgConn(const QString &conninfo, SearchPath path)
 {
     mConn = PQconnectdb(conninfo.toUtf8().constData());
+    if (mConn)
+        escapeNotices(mConn);
     if (ok()) {
         PQsetClientEncoding(mConn, "UTF8");
         mCancel = PQgetCancel(mConn);

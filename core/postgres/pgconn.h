@@ -17,6 +17,10 @@ namespace bloom {
 /** Quotes a value for a libpq key=value connection string ('...' with \\ and \' escaped). */
 QString quoteConninfoValue(const QString &value);
 
+/** The server's NOTICE and WARNING messages on `conn` go to stderr with their control characters
+ *  escaped (escapeMessage()); libpq's default prints them as they are, escape sequences and all. */
+void escapeNotices(PGconn *conn);
+
 /** The libpq the program runs with, "15.5" (PQlibVersion). */
 QString libpqVersion();
 

@@ -190,6 +190,13 @@ Result<std::vector<qint64>> RedisConn::pipelineIntegers(const QList<QList<QByteA
                 if (!failed)
                     first = serverError(r.get(), QString::fromUtf8(commands[i].value(0)));
                 failed = true; // read every reply so the connection stays in step
+            } else if (r->type != REDIS_REPLY_INTEGER) {
+                if (!failed)
+                    first = makeError(ErrorKind::Server, QStringLiteral("%1: the server answered a reply of type %2, "
+                                                                        "not an integer")
+                                                             .arg(QString::fromUtf8(commands[i].value(0)))
+                                                             .arg(r->type));
+                failed = true;
             } else {
                 out.push_back(qint64(r->integer));
             }
@@ -198,6 +205,17 @@ Result<std::vector<qint64>> RedisConn::pipelineIntegers(const QList<QList<QByteA
             return first;
     }
     return out;
+}
+
+Error RedisFilter::outOfRange(const char *command, qint64 value, const QString &expected) const
+{
+    return makeError(ErrorKind::Server,
+                     QStringLiteral("redis answered %1 %2 for key %3, where %4 are possible: not a Redis server "
+                                    "Bloomscope can read")
+                         .arg(QLatin1String(command))
+                         .arg(value)
+                         .arg(QString::fromUtf8(mKey), expected),
+                     QStringLiteral("check --redis: is it a redis-server, and does the key hold the filter?"));
 }
 
 RedisFilter::RedisFilter(RedisConn &conn, QByteArray key, quint64 bits)
@@ -224,6 +242,8 @@ Status RedisFilter::attach()
     auto len = mConn.integer({"STRLEN", mKey});
     if (!len)
         return len.error();
+    if (*len < 0)
+        return outOfRange("STRLEN", *len, QStringLiteral("0 or more bytes"));
     if (quint64(*len) * 8 > mBits + 7)
         return makeError(
             ErrorKind::ForeignFilter,
@@ -249,6 +269,9 @@ Result<QList<bool>> RedisFilter::check(const QList<QByteArray> &names)
     auto bits = mConn.pipelineIntegers(cmds);
     if (!bits)
         return bits.error();
+    for (qint64 b : *bits)
+        if (b != 0 && b != 1)
+            return outOfRange("GETBIT", b, QStringLiteral("0 or 1"));
     QList<bool> out;
     for (qsizetype i = 0; i < names.size(); ++i)
         out.append((*bits)[size_t(2 * i)] == 1 && (*bits)[size_t(2 * i + 1)] == 1);
@@ -377,6 +400,8 @@ Result<RedisFill> RedisFilter::fill(quint64 blockBits, const std::atomic<bool> *
     auto len = mConn.integer({"STRLEN", mKey});
     if (!len)
         return len.error();
+    if (*len < 0)
+        return outOfRange("STRLEN", *len, QStringLiteral("0 or more bytes"));
     f.keyBytes = *len;
     const quint64 blocks = (mBits + f.blockBits - 1) / f.blockBits;
     QList<QList<QByteArray>> cmds;
@@ -390,6 +415,9 @@ Result<RedisFill> RedisFilter::fill(quint64 blockBits, const std::atomic<bool> *
     if (cancel && cancel->load())
         return makeError(ErrorKind::Cancelled, QStringLiteral("the fill was cancelled"));
     for (qint64 c : *counts) {
+        // A server's number, checked before anything shows it: a block has 0..blockBits bits set.
+        if (c < 0 || quint64(c) > f.blockBits)
+            return outOfRange("BITCOUNT", c, QStringLiteral("0 to %1 bits a block").arg(f.blockBits));
         f.setBits.push_back(quint32(c));
         f.totalSet += quint64(c);
     }

@@ -119,6 +119,8 @@ public:
     double naiveModelFpr(double names) const { return model().naiveModelFpr(names); }
 
 private:
+    /** A reply whose number cannot be (a negative BITCOUNT, a GETBIT of 7): a server not to be shown. */
+    Error outOfRange(const char *command, qint64 value, const QString &expected) const;
     RedisConn &mConn;
     QByteArray mKey;
     quint64 mBits;

@@ -20,7 +20,7 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
         PgConn c(map.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!c.ok())
             return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(c.errorMessage()));
-        auto rows = c.column(QStringLiteral("select %1 from %2 order by random() limit $1")
+        auto rows = c.column(QStringLiteral("select %1 from %2 order by pg_catalog.random() limit $1")
                                  .arg(c.quoteIdentifier(map.column), c.quoteIdentifier(map.table)),
                              {QByteArray::number(perShard)});
         if (!rows)

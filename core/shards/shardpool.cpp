@@ -10,6 +10,48 @@
 
 namespace bloom {
 
+QString sameLowerName(const QString &column, bool lowerColumn)
+{
+    return QStringLiteral("%1 operator(pg_catalog.=) pg_catalog.lower($1::text)")
+        .arg(lowerColumn ? QStringLiteral("pg_catalog.lower(%1::text)").arg(column) : column);
+}
+
+Result<std::pair<QString, bool>> tombstones(PgConn &shard, const QString &usersTable)
+{
+    // Explicit memberships only (pg_has_role() is true for a superuser and every role). A view, or a
+    // table with another role's triggers, would run that role's code as this session.
+    auto r = shard.rows(
+        QStringLiteral(
+            "with recursive mine(roleid) as (select r.oid from pg_catalog.pg_roles r where r.rolname = current_user "
+            "  union select a.roleid from pg_catalog.pg_auth_members a join mine on a.member = mine.roleid), "
+            "users as (select c.relnamespace, c.relowner from pg_catalog.pg_class c "
+            "  where c.oid = pg_catalog.to_regclass($1)) "
+            "select n.nspname, t.oid is not null, t.relkind::text, t.relowner::regrole::text, "
+            "  t.relowner = u.relowner or t.relowner in (select roleid from mine) "
+            "  or (select r.rolsuper from pg_catalog.pg_roles r where r.oid = t.relowner) "
+            "from users u join pg_catalog.pg_namespace n on n.oid = u.relnamespace "
+            "left join pg_catalog.pg_class t on t.relnamespace = u.relnamespace "
+            "  and t.relname = 'bloomscope_deleted_users'"),
+        {shard.quoteIdentifier(usersTable).toUtf8()});
+    if (!r)
+        return r.error();
+    if (r->isEmpty())
+        return makeError(ErrorKind::Server, QStringLiteral("there is no table %1").arg(usersTable));
+    const QList<QByteArray> &row = r->first();
+    const QString table =
+        shard.quoteIdentifier(QString::fromUtf8(row.value(0))) + QStringLiteral(".bloomscope_deleted_users");
+    const bool exists = row.value(1) == "t";
+    if (exists && (row.value(2) != "r" || row.value(4) != "t"))
+        return makeError(
+            ErrorKind::Refused,
+            QStringLiteral("refusing to use %1: it is %2 owned by role %3, which is neither you, a role of "
+                           "yours, the owner of %4 nor a superuser (another role created it)")
+                .arg(table, row.value(2) == "r" ? QStringLiteral("a table") : QStringLiteral("not a plain table"),
+                     QString::fromUtf8(row.value(3)), usersTable),
+            QStringLiteral("inspect it, drop it as its owner or a superuser, and run again"));
+    return std::pair{table, exists};
+}
+
 Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name)
 {
     ShardPool pool(map);
@@ -36,14 +78,17 @@ Status ShardPool::connect()
                 ErrorKind::Connection,
                 QStringLiteral("shard %1 (%2): %3").arg(i).arg(mMap.shards[i].describe(), c->errorMessage()));
         // The tombstones of deleted accounts, where delete-user ever left one.
-        auto has = c->column(QStringLiteral("select to_regclass('bloomscope_deleted_users') is not null"));
-        if (!has)
-            return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(has.error().message));
-        QString sql = QStringLiteral("select exists (select 1 from %1 where lower(%2) = lower($1))")
-                          .arg(c->quoteIdentifier(mMap.table), c->quoteIdentifier(mMap.column));
-        sql += has->value(0) == "t"
-                   ? QStringLiteral(", exists (select 1 from bloomscope_deleted_users where lower_name = lower($1))")
-                   : QStringLiteral(", false");
+        auto graves = tombstones(*c, mMap.table);
+        if (!graves)
+            return makeError(graves.error().kind, QStringLiteral("shard %1: %2").arg(i).arg(graves.error().message),
+                             graves.error().fix);
+        // Every call and operator names pg_catalog: with a varchar column, a public.lower(varchar) of
+        // another role's would be an exact match and beat pg_catalog.lower(text) on any search_path.
+        QString sql = QStringLiteral("select exists (select 1 from %1 where %2)")
+                          .arg(c->quoteIdentifier(mMap.table), sameLowerName(c->quoteIdentifier(mMap.column)));
+        sql += graves->second ? QStringLiteral(", exists (select 1 from %1 where %2)")
+                                    .arg(graves->first, sameLowerName(QStringLiteral("lower_name"), false))
+                              : QStringLiteral(", false");
         mLookupSql.push_back(sql);
         mConns.push_back(std::move(c));
     }
@@ -100,28 +145,27 @@ Result<qint64> deleteUser(const ShardMap &map, const QByteArray &name)
         if (!conn.ok())
             return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(conn.errorMessage()));
         // The tombstones live beside the users table (the session's search_path starts at pg_catalog).
-        auto schema =
-            conn.column(QStringLiteral("select n.nspname from pg_catalog.pg_class c join pg_catalog.pg_namespace n "
-                                       "on n.oid = c.relnamespace where c.oid = pg_catalog.to_regclass($1)"),
-                        {conn.quoteIdentifier(map.table).toUtf8()});
-        if (!schema || schema->isEmpty())
-            return makeError(ErrorKind::Server, QStringLiteral("shard %1: there is no table %2").arg(i).arg(map.table));
-        const QString tombstones =
-            conn.quoteIdentifier(QString::fromUtf8(schema->first())) + QStringLiteral(".bloomscope_deleted_users");
+        auto graves = tombstones(conn, map.table);
+        if (!graves)
+            return makeError(graves.error().kind, QStringLiteral("shard %1: %2").arg(i).arg(graves.error().message),
+                             graves.error().fix);
+        const QString tombstones = graves->first;
         // Delete and leave the tombstone in one transaction: a lookup never sees the name nowhere.
-        if (auto s =
-                conn.exec(QStringLiteral("begin; create table if not exists %1 "
-                                         "(lower_name text not null, deleted_at timestamptz not null default now()); "
-                                         "create index if not exists bloomscope_deleted_users_name on %1 (lower_name)")
-                              .arg(tombstones));
+        if (auto s = conn.exec(
+                QStringLiteral("begin; create table if not exists %1 "
+                               "(lower_name text not null, deleted_at timestamptz not null default pg_catalog.now()); "
+                               "create index if not exists bloomscope_deleted_users_name on %1 (lower_name)")
+                    .arg(tombstones));
             !s)
             return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(s.error().message));
-        auto r = conn.column(QStringLiteral("with d as (delete from %1 where lower(%2) = lower($1) returning 1), "
-                                            "t as (insert into %3 (lower_name) "
-                                            "select lower($1) where exists (select 1 from d) returning 1) "
-                                            "select (select count(*) from d), (select count(*) from t)")
-                                 .arg(conn.quoteIdentifier(map.table), conn.quoteIdentifier(map.column), tombstones),
-                             {name});
+        auto r = conn.column(
+            QStringLiteral("with d as (delete from %1 where %2 returning 1), "
+                           "t as (insert into %3 (lower_name) select pg_catalog.lower($1::text) "
+                           "where exists (select 1 from d) returning 1) "
+                           "select (select pg_catalog.count(*) from d), "
+                           "(select pg_catalog.count(*) from t)")
+                .arg(conn.quoteIdentifier(map.table), sameLowerName(conn.quoteIdentifier(map.column)), tombstones),
+            {name});
         if (!r)
             return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(r.error().message));
         if (auto s = conn.exec(QStringLiteral("commit")); !s)

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace bloom {
@@ -24,6 +25,18 @@ struct ExactAnswer {
      *  bits, so it costs a scatter-gather each time. */
     bool deleted = false;
 };
+
+/** `column` (or pg_catalog.lower() of it, when `lowerColumn`) equal to the lowercased parameter $1,
+ *  with every call and operator in pg_catalog (a planted public.lower(varchar) is never run). */
+QString sameLowerName(const QString &column, bool lowerColumn = true);
+
+/**
+ * The tombstone table beside the users table `usersTable` on `shard`, quoted and schema-qualified,
+ * and whether it exists. One owned by a role that is not this session's, one of its roles, the users
+ * table's owner or a superuser, or that is not a plain table, is refused: reading or writing it could
+ * run that role's code (a view's functions, a trigger) as this session.
+ */
+Result<std::pair<QString, bool>> tombstones(PgConn &shard, const QString &usersTable);
 
 /** Asks every shard at once whether a user with this name exists (lower() on both sides). */
 Result<ExactAnswer> exactLookup(const ShardMap &map, const QByteArray &name);

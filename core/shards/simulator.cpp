@@ -20,7 +20,7 @@ Result<QList<QByteArray>> replayNames(const ShardMap &map, qint64 count, double 
         PgConn shard0(map.shards.first().toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!shard0.ok())
             return makeError(ErrorKind::Connection, QStringLiteral("shard 0: %1").arg(shard0.errorMessage()));
-        auto rows = shard0.column(QStringLiteral("select %1 from %2 order by random() limit $1")
+        auto rows = shard0.column(QStringLiteral("select %1 from %2 order by pg_catalog.random() limit $1")
                                       .arg(shard0.quoteIdentifier(map.column), shard0.quoteIdentifier(map.table)),
                                   {QByteArray::number(taken)});
         if (!rows)

@@ -146,7 +146,7 @@ void MainWindow::loadFile()
             for (const QString &note : r.notes(table))
                 text += QStringLiteral("\n\n") + tr("Note: %1.").arg(note);
             if (!r.bad.isEmpty()) {
-                text += QStringLiteral("\n\n") + tr("%1 bad line(s) skipped:").arg(r.bad.size());
+                text += QStringLiteral("\n\n") + tr("%1 bad line(s) skipped:").arg(r.badCount);
                 for (qsizetype i = 0; i < qMin<qsizetype>(20, r.bad.size()); ++i)
                     text += QStringLiteral("\n") + tr("line %1: %2").arg(r.bad[i].line).arg(r.bad[i].reason);
             }
