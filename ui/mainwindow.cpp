@@ -464,6 +464,8 @@ void MainWindow::opened(const FilterSummary &s)
     mHeatTab->opened(s);
     mChunkTab->opened(s);
     mDamageBanner->hide(); // another filter, or the same after a swap: its first read says
+    if (!s.followed)
+        mRole.reset(); // another server: its first refresh says how far its replay is
     mStatus->setStyleSheet(QString());
     mStatus->setText(s.followed ? tr("%1 was swapped by another session: now attached to the new %1 (%2)")
                                       .arg(s.ref.table, s.geometry.describe())
@@ -530,12 +532,18 @@ void MainWindow::onRefreshed(const FillResult &r)
     mDamageBanner->setState(r); // red on every refresh that still finds a NULL or missing row
     mStatus->setStyleSheet(damage.empty() ? QString() : theme::textStyle(theme::errorText(palette())));
     mPacer->refreshed(r.unchanged); // idle: wait longer before the next look; a change brings the interval back
+    const bool standby = r.role.inRecovery;
+    if (!mRole || mRole->inRecovery != standby || standby) { // a standby's banner says how far its replay is
+        mRole = r.role;
+        updateTitle();
+    }
     const FilterSummary &s = mSession->summary();
+    const QString where = standby ? tr("%1, a %2").arg(s.where, r.role.describe()) : s.where;
     mStatus->setText(
         damage.empty()
-            ? tr("%1 on %2 \u2014 %3 (%4)").arg(s.ref.table, s.where, RefreshPacer::describe(r), mPacer->cadenceText())
+            ? tr("%1 on %2 \u2014 %3 (%4)").arg(s.ref.table, where, RefreshPacer::describe(r), mPacer->cadenceText())
             : tr("%1 on %2 is DAMAGED (%3) \u2014 %4 (%5)")
-                  .arg(s.ref.table, s.where, damage.describe(), RefreshPacer::describe(r), mPacer->cadenceText()));
+                  .arg(s.ref.table, where, damage.describe(), RefreshPacer::describe(r), mPacer->cadenceText()));
     mHistory->refreshed(r);
     emit refreshed();
 }
@@ -562,7 +570,7 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(mBanner->describe(mSession->isOpen() ? &mSession->summary() : nullptr, mProfile));
+    setWindowTitle(mBanner->describe(mSession->isOpen() ? &mSession->summary() : nullptr, mProfile, mRole));
 }
 
 ConnectDialog *MainWindow::makeConnectDialog()

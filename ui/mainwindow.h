@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -152,6 +154,8 @@ private:
     QSpinBox *mInterval = nullptr;
     QCheckBox *mPause = nullptr;
     QCheckBox *mAdapt = nullptr;
+    /** The server's role at the last refresh (a standby's replay lag); none before the session's first. */
+    std::optional<ServerRole> mRole;
     QList<QAction *> mExportActions;
 };
 

@@ -448,6 +448,10 @@ Result<FilterReading> readFilter(Context &c)
     if (!rebuild)
         return rebuild.error();
     r.rebuild = *rebuild;
+    auto role = (*c.database())->readRole();
+    if (!role)
+        return role.error();
+    r.role = *role;
     return r;
 }
 
@@ -473,6 +477,16 @@ Result<Database *> Context::database()
     mDb = std::move(db).value();
     mDb->setSignalTarget();
     return mDb.get();
+}
+
+Result<Database *> Context::writableDatabase(const QString &what)
+{
+    auto db = database();
+    if (!db)
+        return db;
+    if (auto s = (*db)->requirePrimary(what); !s)
+        return s.error();
+    return db;
 }
 
 Result<FilterStore *> Context::store()

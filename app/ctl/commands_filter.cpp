@@ -28,6 +28,13 @@ void printJson(Context &c, const QJsonObject &o)
     c.out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
+QString poolingName(Pooling p)
+{
+    return p == Pooling::Transaction ? QStringLiteral("transaction")
+           : p == Pooling::Session   ? QStringLiteral("session")
+                                     : QStringLiteral("none");
+}
+
 QString oneIn(double p)
 {
     return fpr::oneIn(p);
@@ -105,6 +112,7 @@ int cmdInfo(Context &c)
         return c.fail(s->damageError(fill->damage));
     const TableHealth *health = &reading->health;
     const RebuildState *rebuild = &reading->rebuild;
+    const ServerRole &role = reading->role;
     const Geometry &g = s->geometry();
     const double names = fill->estimatedNames();
     const double fprNow = fill->estimatedFpr();
@@ -141,6 +149,15 @@ int cmdInfo(Context &c)
                       {QStringLiteral("last_autovacuum"), whenJson(health->lastAutovacuum)},
                       {QStringLiteral("last_analyze"), whenJson(health->lastAnalyze)},
                       {QStringLiteral("last_autoanalyze"), whenJson(health->lastAutoanalyze)},
+                      {QStringLiteral("server_role"),
+                       role.inRecovery ? QStringLiteral("standby") : QStringLiteral("primary")},
+                      {QStringLiteral("replay_lag_seconds"),
+                       role.replayLagSeconds ? QJsonValue(*role.replayLagSeconds) : QJsonValue()},
+                      // On a standby the tuple counts and vacuum times above are its own (it counts no
+                      // replicated write), not the table's on the primary.
+                      {QStringLiteral("statistics_of"),
+                       role.inRecovery ? QStringLiteral("this standby") : QStringLiteral("this server")},
+                      {QStringLiteral("pooling"), poolingName((*c.database())->pooling())},
                   });
         return ExitOk;
     }
@@ -157,12 +174,24 @@ int cmdInfo(Context &c)
       << formatBytes(quint64(health->heapBytes)) << ", index " << formatBytes(quint64(health->indexBytes))
       << "; packed rows would need " << formatBytes(quint64(health->packedHeapBytes))
       << (health->fillfactor != 100 ? QStringLiteral(" at fillfactor %1").arg(health->fillfactor) : QString()) << ")\n"
-      << "health          " << health->liveTuples << " live, " << health->deadTuples << " dead tuples; bloat "
-      << QString::number(health->bloat, 'f', 2) << "x\n"
-      << "vacuum          last " << when(health->lastVacuum) << ", last autovacuum " << when(health->lastAutovacuum)
-      << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
-      << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze " << when(health->lastAutoanalyze)
-      << '\n';
+      << "server          " << role.describe() << '\n';
+    if (const QString pool = (*c.database())->describePooling(); !pool.isEmpty())
+        o << "connection      through " << pool << '\n';
+    if (role.inRecovery) {
+        // A standby's statistics count only what happened on the standby: no replicated write, no vacuum
+        // of the primary's. Shown as such, never as the table's health.
+        o << "health          bloat " << QString::number(health->bloat, 'f', 2)
+          << "x; tuple counts, vacuum and analyze: this standby's own statistics (" << health->liveTuples << " live, "
+          << health->deadTuples << " dead tuples, vacuum " << when(health->lastVacuum)
+          << "): a standby counts no replicated write; run info on the primary for the table's\n";
+    } else {
+        o << "health          " << health->liveTuples << " live, " << health->deadTuples << " dead tuples; bloat "
+          << QString::number(health->bloat, 'f', 2) << "x\n"
+          << "vacuum          last " << when(health->lastVacuum) << ", last autovacuum " << when(health->lastAutovacuum)
+          << " (" << health->vacuumCount << " + " << health->autovacuumCount << " runs)\n"
+          << "analyze         last " << when(health->lastAnalyze) << ", last autoanalyze "
+          << when(health->lastAutoanalyze) << '\n';
+    }
     // The rebuild state's table and stage are the server's text: printed escaped.
     const RebuildState *st = &*rebuild;
     const QString newTable = escapeField(st->newTable), stage = escapeField(st->stage);
@@ -182,7 +211,7 @@ int cmdInfo(Context &c)
           << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
           << " pending name(s): the live function records every name until 'bloomctl swap " << newTable
           << "' or 'bloomctl rebuild --abort'\n";
-    if (health->deadTuples > health->liveTuples / 5)
+    if (!role.inRecovery && health->deadTuples > health->liveTuples / 5)
         o << "note            many dead tuples: every add rewrites a ~1 KiB row; VACUUM " << s->ref().table
           << " (or tune autovacuum_vacuum_scale_factor for it)\n";
     return ExitOk;

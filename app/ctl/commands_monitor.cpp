@@ -205,8 +205,23 @@ int cmdMetrics(Context &c)
                std::round(capacity - names), targetLabel);
     metric("bloomscope_filter_table_bytes", "gauge", "Size of the filter table with its indexes and TOAST.",
            double(health->totalBytes));
-    metric("bloomscope_filter_dead_tuples", "gauge", "Dead row versions in the filter table (pg_stat).",
-           double(health->deadTuples));
+    // A standby's pg_stat counts no replicated write: its dead tuples would always say 0. Left out there;
+    // the primary's scrape has them.
+    if (!reading->role.inRecovery)
+        metric("bloomscope_filter_dead_tuples", "gauge", "Dead row versions in the filter table (pg_stat).",
+               double(health->deadTuples));
+    metric("bloomscope_server_in_recovery", "gauge",
+           "1 on a hot standby (read-only replica; its own statistics count no replicated write), 0 on a primary.",
+           reading->role.inRecovery ? 1 : 0);
+    if (reading->role.replayLagSeconds)
+        metric("bloomscope_replay_lag_seconds", "gauge",
+               "On a standby: now() - pg_last_xact_replay_timestamp(), the age of the last replayed commit (it also "
+               "grows while the primary writes nothing).",
+               qMax(0.0, *reading->role.replayLagSeconds));
+    if (reading->role.inRecovery)
+        metric("bloomscope_replay_pending_bytes", "gauge",
+               "On a standby: WAL received from the primary and not yet replayed.",
+               double(reading->role.receivedAhead));
     metric("bloomscope_rebuild_in_progress", "gauge", "1 while a rebuild of this filter is running.",
            rebuild->exists && rebuild->running ? 1 : 0);
     metric("bloomscope_rebuild_interrupted", "gauge", "1 when a rebuild stopped half way (finish or abort it).",

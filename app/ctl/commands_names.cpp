@@ -298,6 +298,7 @@ int cmdLoad(Context &c)
                                  {QStringLiteral("vacuum_seconds"), report->vacuumSeconds},
                                  {QStringLiteral("vacuum_refused"), report->vacuumRefused},
                                  {QStringLiteral("connections"), report->connections},
+                                 {QStringLiteral("vacuum_connection"), report->vacuumConnection},
                                  {QStringLiteral("bad_lines"), bad},
                                  {QStringLiteral("bad_line_count"), report->badCount},
                                  {QStringLiteral("seconds"), report->seconds}});

@@ -39,7 +39,7 @@ int cmdRebuild(Context &c)
     const auto expectedNames = numberOption(a, "expected-names", 0, 1, 1e12);
     if (!expectedNames)
         return c.usage(expectedNames.error().message);
-    auto db = c.database();
+    auto db = c.writableDatabase(QStringLiteral("rebuilding %1").arg(a.option("table", FilterRef().table)));
     if (!db)
         return c.fail(db.error());
     if (a.flag("abort")) {
@@ -220,7 +220,7 @@ int cmdSwap(Context &c)
     const auto auditSample = wholeOption(a, "audit-sample", SwapOptions{}.auditSample, 0, 1'000'000);
     if (!auditSample)
         return c.usage(auditSample.error().message);
-    auto db = c.database();
+    auto db = c.writableDatabase(QStringLiteral("swapping in %1").arg(a.positional[1]));
     if (!db)
         return c.fail(db.error());
     const QString table = a.positional[1];
@@ -281,7 +281,7 @@ int cmdSwap(Context &c)
 
 int cmdDropOld(Context &c)
 {
-    auto db = c.database();
+    auto db = c.writableDatabase(QStringLiteral("dropping the old pair"));
     if (!db)
         return c.fail(db.error());
     const FilterRef live = liveRef(c.args());

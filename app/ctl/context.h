@@ -57,6 +57,8 @@ public:
     Result<FilterStore *> store();
     /** Opens --db only (for init). */
     Result<Database *> database();
+    /** database(), refused up front on a standby for `what` (a write: rebuild, swap, drop-old). */
+    Result<Database *> writableDatabase(const QString &what);
 
     /** Asks before a destructive action: --yes, or "yes" typed on a terminal. */
     bool confirm(const QString &what);
@@ -111,12 +113,15 @@ Result<double> numberOption(const Args &a, const char *name, double fallback, do
 std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback);
 
 /** What info, health and metrics read of the attached filter: one fill scan, its health (pg_stat and
- *  the sizes) and the state of a rebuild. */
+ *  the sizes), the state of a rebuild and the server's role. */
 struct FilterReading {
     FilterStore *store = nullptr;
     FillSnapshot fill;
     TableHealth health;
     RebuildState rebuild;
+    /** Primary or standby: on a standby the health's counters are the standby's own (it counts no
+     *  replicated write) and say nothing of the table's life on the primary. */
+    ServerRole role;
 };
 Result<FilterReading> readFilter(Context &c);
 /** --chunks/--chunk-bits/--k, defaulting to the reference geometry. */

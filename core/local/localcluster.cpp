@@ -198,7 +198,7 @@ Status LocalCluster::start(const Options &options)
     }
 
     if (!QFile::exists(dataDir() + QStringLiteral("/PG_VERSION"))) {
-        if (auto s = initdb(); !s)
+        if (auto s = options.standbyOf.isEmpty() ? initdb() : baseBackup(); !s)
             return s;
     }
 
@@ -239,10 +239,29 @@ Status LocalCluster::initdb()
         return makeError(ErrorKind::Cluster, QStringLiteral("cannot write %1").arg(hba.fileName()));
     hba.write("# written by Bloomscope's LocalCluster\n"
               "local all all trust\n"
+              "local replication all trust\n"
               "host  all all 127.0.0.1/32 scram-sha-256\n");
     hba.close();
     if (mDropPrivileges)
         (void)::chown(QFile::encodeName(hba.fileName()).constData(), mRunAsUid, mRunAsGid);
+    return success();
+}
+
+Status LocalCluster::baseBackup()
+{
+    // The primary's files (its pg_hba.conf included) and the WAL of the copy; -R writes standby.signal
+    // and primary_conninfo, so the server follows the primary over its private socket.
+    QString out;
+    auto s = runTool(QStringLiteral("pg_basebackup"),
+                     {QStringLiteral("-D"), dataDir(), QStringLiteral("-R"), QStringLiteral("-X"),
+                      QStringLiteral("stream"), QStringLiteral("-c"), QStringLiteral("fast"),
+                      QStringLiteral("--no-sync"), QStringLiteral("-d"), mOptions.standbyOf},
+                     120000, &out);
+    if (!s)
+        return makeError(ErrorKind::Cluster,
+                         QStringLiteral("pg_basebackup of %1 failed: %2").arg(mOptions.standbyOf, s.error().message),
+                         QStringLiteral("the primary must allow replication connections on its socket "
+                                        "(local replication ... in pg_hba.conf) and run with wal_level replica"));
     return success();
 }
 

@@ -28,6 +28,9 @@ public:
         QString locale = QStringLiteral("C.UTF-8");
         QStringList settings; ///< extra "name=value" server settings
         int startTimeoutSeconds = 60;
+        /** A primary's connection string (its private socket): the data directory is then a base
+         *  backup of it (pg_basebackup -R), and the server starts as its streaming hot standby. */
+        QString standbyOf;
     };
 
     LocalCluster();
@@ -70,6 +73,8 @@ public:
 
 private:
     Status initdb();
+    /** The data directory as a base backup of options.standbyOf, set up to follow it (standby.signal). */
+    Status baseBackup();
     Status startServer(int port);
     Status runTool(const QString &tool, const QStringList &args, int timeoutMs, QString *output) const;
 

@@ -203,6 +203,8 @@ Status guardNewHistory(Database &db, const Place &place, bool publicationOk)
 
 Result<QString> History::installFunction(Database &db, FilterStore &store, bool publicationOk)
 {
+    if (auto s = db.requirePrimary(QStringLiteral("installing bloomscope_record()")); !s)
+        return s.error();
     auto place = locate(db, store, true);
     if (!place)
         return place.error();
@@ -249,6 +251,8 @@ Result<bool> History::exists(Database &db, FilterStore &store)
 
 Result<Snapshot> History::record(Database &db, FilterStore &store, const QDateTime &at, bool publicationOk)
 {
+    if (auto s = db.requirePrimary(QStringLiteral("recording a snapshot of %1").arg(store.tableText())); !s)
+        return s.error();
     auto place = locate(db, store, true);
     if (!place)
         return place.error();

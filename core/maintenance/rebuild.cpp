@@ -170,6 +170,11 @@ Result<RebuildReport> Rebuilder::run()
     QElapsedTimer clock;
     clock.start();
     mClock = &clock;
+    if (auto s = mDb.requireSession(QStringLiteral("rebuilding %1").arg(mOptions.live.table),
+                                    QStringLiteral("an advisory lock held across its transactions, which says to "
+                                                   "info and to a second rebuild that it runs"));
+        !s)
+        return s.error();
     if (mOptions.sources.isEmpty() && mOptions.files.isEmpty())
         return makeError(ErrorKind::Usage, QStringLiteral("a rebuild needs --source CONNINFO or --file NAMES"));
     // The rebuild's advisory lock, held by this session while it runs: `info` tells a running

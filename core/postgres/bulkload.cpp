@@ -145,18 +145,50 @@ const MaskRowsSource &DensePlacer::rows() const
 
 // ---- VacuumSchedule -------------------------------------------------------------------------
 
-VacuumSchedule::VacuumSchedule(Database &db, const QString &table, PgConn *own, const std::atomic<bool> *cancel)
+VacuumSchedule::VacuumSchedule(Database &db, const QString &table, Opener open, const std::atomic<bool> *cancel)
     : mDb(db)
-    , mOwn(own)
     , mCancel(cancel)
     , mSql(QStringLiteral("vacuum %1").arg(table).toUtf8())
     , mWhat(QStringLiteral("vacuuming %1 between the load's steps").arg(table))
 {
+    if (open)
+        mOpening = std::async(std::launch::async, [this, open] { return open(&mAbandon); });
 }
 
 VacuumSchedule::~VacuumSchedule()
 {
     (void)finish(true);
+    stopOpening();
+}
+
+void VacuumSchedule::stopOpening()
+{
+    mAbandon = true;
+    if (mOpening.valid()) {
+        OpenedConnection o = mOpening.get();
+        if (mWhyNotOwn.isEmpty())
+            mWhyNotOwn = o.conn ? QStringLiteral("its connection of its own came too late") : o.why;
+    }
+}
+
+PgConn *VacuumSchedule::own()
+{
+    if (!mOwn && mOpening.valid() && mOpening.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        OpenedConnection o = mOpening.get();
+        mOwnConn = std::move(o.conn);
+        mOwn = mOwnConn.get();
+        mWhyNotOwn = o.why;
+    }
+    return mOwn;
+}
+
+QString VacuumSchedule::onSession() const
+{
+    if (mOnSession == 0)
+        return {};
+    return QStringLiteral("%1 of them on the load's own connection, each holding the next step up: %2")
+        .arg(mOnSession)
+        .arg(mWhyNotOwn.isEmpty() ? QStringLiteral("their connection was not open yet") : mWhyNotOwn);
 }
 
 Status VacuumSchedule::now()
@@ -164,15 +196,15 @@ Status VacuumSchedule::now()
     QElapsedTimer t;
     t.start();
     Status s = success();
-    if (mOwn) {
+    if (PgConn *c = own()) {
         // On its own connection, which the load's cancel does not reach: watched here, so that a
         // Cancel while this VACUUM waits for a lock (another VACUUM, an index build) returns at once.
         auto running =
-            std::async(std::launch::async, [this] { return execCommand(mOwn->handle(), mSql.constData(), mWhat); });
+            std::async(std::launch::async, [this, c] { return execCommand(c->handle(), mSql.constData(), mWhat); });
         bool stopped = false;
         while (running.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
             if (!stopped && mCancel && mCancel->load()) {
-                mOwn->cancel();
+                c->cancel();
                 stopped = true;
             }
         s = running.get();
@@ -195,6 +227,8 @@ Status VacuumSchedule::beforeFirstStep()
 
 Status VacuumSchedule::finish(bool stop)
 {
+    if (stop)
+        stopOpening();
     if (!mRunning.valid())
         return success();
     QElapsedTimer t;
@@ -215,8 +249,11 @@ Status VacuumSchedule::afterStep()
     // step's while the next is written.
     if (auto s = finish(false); !s)
         return s;
-    if (!mOwn)
+    if (!own()) {
+        ++mOnSession;
         return now();
+    }
+    mUsedOwn = true;
     mRunning = std::async(std::launch::async, [this] { return execCommand(mOwn->handle(), mSql.constData(), mWhat); });
     return success();
 }
@@ -319,21 +356,33 @@ Status DenseWrite::run()
         mReport.vacuumRefused = !*may;
         steps = *may ? FilterStore::LoadSteps : 1;
     }
+    const QByteArray mine = steps > 1 ? mStore.loadIdentity() : QByteArray();
+    // The steps' other connections first (they halve the UPDATEs' time; a pool's last free server
+    // connection goes to them): each may take FilterStore::LoadConnectionWaitMs to be usable.
     const std::vector<std::unique_ptr<PgConn>> others =
-        steps > 1 ? mStore.openLoadConnections(mStore.mLoadConnections - 1, &mReport.fewerConnections)
+        steps > 1 ? mStore.openLoadConnections(mStore.mLoadConnections - 1, mine, &mReport.fewerConnections)
                   : std::vector<std::unique_ptr<PgConn>>{};
     mReport.connections = 1 + int(others.size());
-    // The VACUUMs' own connection; without one (a connection limit) they run here, between the steps.
-    QString noVacuumConnection;
-    const std::vector<std::unique_ptr<PgConn>> vacuumConnection =
-        steps > 1 ? mStore.openLoadConnections(1, &noVacuumConnection) : std::vector<std::unique_ptr<PgConn>>{};
-    VacuumSchedule vacuum(mStore.mDb, mStore.quotedTable(),
-                          vacuumConnection.empty() ? nullptr : vacuumConnection.front().get(), mStore.mCancelFlag);
+    // The VACUUMs' own connection is opened beside the steps and never waited for: without it (a
+    // connection limit, a pooler with no free server connection) they run here, between the steps.
+    VacuumSchedule::Opener openVacuumConnection;
+    if (steps > 1)
+        openVacuumConnection = [this, mine, number = mReport.connections + 1](const std::atomic<bool> *abandon) {
+            OpenedConnection o;
+            auto conns = mStore.openLoadConnections(1, mine, &o.why, abandon, number);
+            if (!conns.empty())
+                o.conn = std::move(conns.front());
+            return o;
+        };
+    VacuumSchedule vacuum(mStore.mDb, mStore.quotedTable(), openVacuumConnection, mStore.mCancelFlag);
     const auto finish = [&](Status s) {
         // Every step is committed when `s` is success: the last VACUUM only freed the step before the
         // last one (autovacuum would too), so its failure does not make the load fail.
         (void)vacuum.finish(!s.ok());
+        (void)vacuum.finish(true); // and no connection is still being opened for it
         mReport.vacuumSeconds += vacuum.seconds();
+        mReport.vacuumConnection = vacuum.usedOwn();
+        mReport.noVacuumConnection = vacuum.onSession();
         return s;
     };
     const quint32 per = (chunks + quint32(steps) - 1) / quint32(steps);

@@ -16,6 +16,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -75,16 +76,26 @@ private:
     std::vector<std::future<void>> mInFlight; ///< last: its destructor waits for the threads using the rest
 };
 
+/** A connection being opened for the load, or why there is none. */
+struct OpenedConnection {
+    std::unique_ptr<PgConn> conn;
+    QString why;
+};
+
 /**
  * The VACUUMs between a dense load's committed steps. The table is vacuumed before the first step, and
  * after each step on a connection of its own while the next one is written (a VACUUM between the
  * steps held both cores' UPDATEs up for 16-28 ms a step): step s + 1 starts once the VACUUM after step
- * s - 1 has ended and reuses the space it freed, so the table grows by about two steps. Without a
- * connection of its own (a connection limit), each VACUUM runs between the steps on the load's session.
+ * s - 1 has ended and reuses the space it freed, so the table grows by about two steps. That connection
+ * is opened beside the load and never waited for: until it is there (a pooler's queue may never give it
+ * a server; a connection limit refuses it), each VACUUM runs between the steps on the load's session.
  */
 class VacuumSchedule {
 public:
-    VacuumSchedule(Database &db, const QString &table, PgConn *own, const std::atomic<bool> *cancel);
+    /** `open` (run on a thread of its own; may be empty) opens the VACUUMs' connection, giving up once
+     *  its flag is set. */
+    using Opener = std::function<OpenedConnection(const std::atomic<bool> *abandon)>;
+    VacuumSchedule(Database &db, const QString &table, Opener open, const std::atomic<bool> *cancel);
     ~VacuumSchedule();
     /** Before the first step that writes: the space of any earlier write. */
     Status beforeFirstStep();
@@ -95,12 +106,26 @@ public:
     Status finish(bool stop);
     /** What the load waited for VACUUM. */
     double seconds() const { return mSeconds; }
+    /** After finish(): whether a VACUUM after a step ran on the connection of its own, and why some ran
+     *  on the load's session instead (empty when none did). */
+    bool usedOwn() const { return mUsedOwn; }
+    QString onSession() const;
 
 private:
     Status now();
+    /** The VACUUMs' connection once it is open, without waiting for it. */
+    PgConn *own();
+    /** Stops opening the connection (a pooler may queue it for minutes) and waits for that thread. */
+    void stopOpening();
 
     Database &mDb;
-    PgConn *mOwn;
+    std::atomic<bool> mAbandon{false};
+    std::future<OpenedConnection> mOpening;
+    std::unique_ptr<PgConn> mOwnConn;
+    PgConn *mOwn = nullptr;
+    QString mWhyNotOwn;
+    bool mUsedOwn = false;
+    int mOnSession = 0; ///< VACUUMs after a step that ran on the load's session
     const std::atomic<bool> *mCancel;
     QByteArray mSql;
     QString mWhat;

@@ -1,9 +1,12 @@
 #include "postgres/database.h"
 
+#include "postgres/connectfailure.h"
 #include "postgres/pgarray.h"
 #include "postgres/pgconn.h"
+#include "postgres/pgdriver.h"
 #include "postgres/pgerror.h"
 
+#include <QElapsedTimer>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -17,30 +20,6 @@ namespace bloom {
 namespace {
 
 std::atomic<PGcancel *> gSignalCancel{nullptr};
-
-Error classifyOpenError(const QString &text, const ConnectionSpec &spec)
-{
-    const QString where = spec.describe();
-    const auto has = [&text](const char *s) { return text.contains(QLatin1String(s), Qt::CaseInsensitive); };
-    if (has("password authentication failed") || has("no password supplied") || has("authentication failed") ||
-        has("peer authentication") || has("fe_sendauth"))
-        return makeError(ErrorKind::Authentication, QStringLiteral("authentication failed for %1: %2").arg(where, text),
-                         QStringLiteral("check the user name and password; keep the password in ~/.pgpass "
-                                        "(chmod 600), a service file, or PGPASSWORD, never on the command line"));
-    if (has("database") && has("does not exist"))
-        return makeError(ErrorKind::MissingDatabase, QStringLiteral("%1: %2").arg(where, text),
-                         QStringLiteral("check dbname=..., or create the database (createdb NAME)"));
-    if (has("role") && has("does not exist"))
-        return makeError(ErrorKind::Authentication, QStringLiteral("%1: %2").arg(where, text),
-                         QStringLiteral("check user=..., or create the role on the server"));
-    if (has("could not connect") || has("connection refused") || has("could not translate host name") ||
-        has("timeout expired") || has("no route to host") || has("network is unreachable") ||
-        has("server closed the connection") || has("connection to server"))
-        return makeError(ErrorKind::Connection, QStringLiteral("cannot reach the server at %1: %2").arg(where, text),
-                         QStringLiteral("check host and port, that the server is running, and that it listens "
-                                        "there (listen_addresses, pg_hba.conf, firewalls)"));
-    return makeError(ErrorKind::Connection, QStringLiteral("cannot connect to %1: %2").arg(where, text));
-}
 
 QString uniqueConnectionName()
 {
@@ -104,10 +83,8 @@ ConnectionSpec Database::sessionSpec(const ConnectionSpec &spec, const Options &
 
 Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, const Options &options)
 {
-    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
-        return makeError(ErrorKind::Connection, QStringLiteral("Qt's PostgreSQL driver (QPSQL) is not installed"),
-                         QStringLiteral("install it: apt-get install libqt6sql6-psql (packaging/setup does)"));
-    const QString conninfo = sessionSpec(specIn, options).toConninfo();
+    const ConnectionSpec session = sessionSpec(specIn, options);
+    const QString conninfo = session.toConninfo();
     if (conninfo.contains(QLatin1Char(';')))
         return makeError(ErrorKind::Connection,
                          QStringLiteral("a connection option contains ';', which Qt's PostgreSQL driver cannot pass"),
@@ -116,18 +93,23 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     const QString name = uniqueConnectionName();
     std::unique_ptr<Database> d;
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-        // QPSQL appends the connect options to its own (empty) host/db/user settings, so the whole
-        // libpq string passes through: service files, sslmode, PG* variables and ~/.pgpass all apply.
+        QSqlDatabase db = QSqlDatabase::addDatabase(new PgDriver, name);
+        // The whole libpq string passes through: service files, sslmode, PG* variables and ~/.pgpass apply.
         db.setConnectOptions(conninfo);
         d.reset(new Database(db, specIn));
     }
+    QElapsedTimer connecting;
+    connecting.start();
     if (!d->mDb.open()) {
         const QSqlError e = d->mDb.lastError();
         QString text = e.databaseText().trimmed();
         if (text.isEmpty())
             text = e.driverText().trimmed();
-        return classifyOpenError(text, specIn);
+        // The driver keeps nothing of the failed attempt but libpq's words (in the client's language): the
+        // cause is found from what libpq reports of an attempt of its own, and classified as every failure is.
+        return pg::classify(pg::connectFailure(session, specIn, text, connecting.elapsed(),
+                                               session.value(QStringLiteral("connect_timeout")).toInt() * 1000),
+                            {});
     }
     const QVariant handle = d->mDb.driver()->handle();
     if (handle.isValid() && (qstrcmp(handle.typeName(), "pg_conn*") == 0 || qstrcmp(handle.typeName(), "PGconn*") == 0))
@@ -141,11 +123,21 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
     d->mCancelHandle = std::make_shared<const CancelHandle>(d->mPg);
 
     QSqlQuery q(d->mDb);
-    if (!q.exec(QStringLiteral("select current_setting('server_encoding'), current_setting('server_version')")) ||
+    if (!q.exec(
+            QStringLiteral("select current_setting('server_encoding'), current_setting('server_version'), "
+                           "pg_catalog.pg_is_in_recovery(), current_setting('port'), pg_catalog.pg_backend_pid()")) ||
         !q.next())
         return queryError(q, QStringLiteral("reading the server encoding"));
     const QString encoding = q.value(0).toString();
     d->mServerVersion = q.value(1).toString();
+    d->mInRecovery = q.value(2).toBool();
+    // Something in between listens on another port than the server (a pooler): which mode it pools in
+    // decides whether any session state may be set at all.
+    if (q.value(3).toString() != QString::fromUtf8(PQport(d->mPg))) {
+        const int mine = q.value(4).toInt();
+        q.finish();
+        d->mPooling = d->probePooling(session.toConninfo(), mine);
+    }
     if (encoding != QLatin1String("UTF8"))
         return makeError(ErrorKind::Encoding,
                          QStringLiteral("database %1 uses the %2 encoding, not UTF8: md5(lower(name)) would hash "
@@ -159,15 +151,126 @@ Result<std::unique_ptr<Database>> Database::open(const ConnectionSpec &specIn, c
         return queryError(q, QStringLiteral("reading the search_path"));
     while (q.next())
         d->mUserSchemas << q.value(0).toString();
-    if (auto s = d->exec(QStringLiteral("select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)"));
-        !s)
-        return s.error();
-    if (options.readOnly) {
-        if (auto s = d->exec(QStringLiteral("set default_transaction_read_only = on")); !s)
+    if (d->mPooling != Pooling::None) {
+        // Behind a transaction pool the server connection serves other clients after each transaction, and
+        // a pool's mode is found by looking, not told: behind any pooler nothing is set for the session.
+        // Every transaction sets search_path locally, and begins read only in a read-only session.
+        static_cast<PgDriver *>(d->mDb.driver())->setPooled(true, options.readOnly);
+    } else {
+        if (auto s =
+                d->exec(QStringLiteral("select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)"));
+            !s)
             return s.error();
+        if (options.readOnly) {
+            if (auto s = d->exec(QStringLiteral("set default_transaction_read_only = on")); !s)
+                return s.error();
+        }
     }
     d->mOptions = options;
     return d;
+}
+
+Pooling Database::probePooling(const QString &conninfo, int backend)
+{
+    // A session pool gives this session one server backend until it ends, and never gives that one to
+    // another client meanwhile; a transaction pool hands it on after each transaction, most likely
+    // (PgBouncer reuses the last one freed) to the next client to ask. So ask as another client, then as
+    // this session, three times: any answer that names this session's first backend to the other client,
+    // or another backend to this session, is a transaction pool. (Another client of a busy pool can take
+    // the backend in between, hence more than one look.)
+    PgConn other(conninfo, PgConn::SearchPath::AsConfigured, PgConn::Wait{1000, nullptr});
+    QSqlQuery q(mDb);
+    for (int round = 0; round < 3; ++round) {
+        if (other.ok())
+            if (auto r = other.column(QStringLiteral("select pg_catalog.pg_backend_pid()"));
+                r && !r->isEmpty() && r->first().toInt() == backend)
+                return Pooling::Transaction;
+        if (q.exec(QStringLiteral("select pg_catalog.pg_backend_pid()")) && q.next() && q.value(0).toInt() != backend)
+            return Pooling::Transaction;
+        if (!other.ok())
+            break; // the pool has no server connection for another client: this one is this session's alone
+    }
+    return Pooling::Session;
+}
+
+QString Database::describePooling() const
+{
+    switch (mPooling) {
+    case Pooling::None:
+        return {};
+    case Pooling::Session:
+        return QStringLiteral("a session pool (a pooler such as PgBouncer in pool_mode = session): the session has a "
+                              "server connection of its own");
+    case Pooling::Transaction:
+        return QStringLiteral("a transaction pool (a pooler such as PgBouncer in pool_mode = transaction): each "
+                              "transaction sets what it needs locally and leaves nothing on the server connection; "
+                              "rebuild needs a session and is refused here");
+    }
+    return {};
+}
+
+Status Database::requireSession(const QString &what, const QString &why) const
+{
+    if (mPooling != Pooling::Transaction)
+        return success();
+    return makeError(ErrorKind::Refused,
+                     QStringLiteral("%1 needs a session of its own (%2), and this connection goes through a "
+                                    "transaction pool, which hands the server connection to other clients after "
+                                    "each transaction")
+                         .arg(what, why),
+                     QStringLiteral("connect to the server directly, or through a session pool (PgBouncer "
+                                    "pool_mode = session, e.g. a second [databases] entry with pool_mode=session)"));
+}
+
+QString ServerRole::describe() const
+{
+    if (!inRecovery)
+        return QStringLiteral("primary");
+    QString out = QStringLiteral("standby (read-only replica)");
+    if (replayLagSeconds)
+        out += QStringLiteral(", replay lag %1 s").arg(qMax(0.0, *replayLagSeconds), 0, 'f', 1);
+    else
+        out += QStringLiteral(", nothing replayed yet");
+    if (receivedAhead > 0)
+        out += QStringLiteral(" (%L1 bytes received, not yet replayed)").arg(receivedAhead);
+    return out;
+}
+
+Result<ServerRole> Database::readRole()
+{
+    // On a primary the replay functions are NULL. The lag is the age of the last replayed commit: it
+    // grows while the primary writes nothing, which is why the received-but-not-replayed bytes go with it.
+    QSqlQuery q(mDb);
+    if (!q.exec(QStringLiteral(
+            "select pg_catalog.pg_is_in_recovery(), "
+            "extract(epoch from pg_catalog.now() - pg_catalog.pg_last_xact_replay_timestamp())::float8, "
+            "pg_catalog.pg_last_wal_replay_lsn()::text, "
+            "(pg_catalog.pg_last_wal_replay_lsn() - '0/0'::pg_catalog.pg_lsn)::int8, "
+            "greatest(pg_catalog.pg_last_wal_receive_lsn() - pg_catalog.pg_last_wal_replay_lsn(), 0)::int8")) ||
+        !q.next())
+        return queryError(q, QStringLiteral("reading whether the server is a standby"));
+    ServerRole r;
+    r.inRecovery = q.value(0).toBool();
+    if (!q.value(1).isNull())
+        r.replayLagSeconds = q.value(1).toDouble();
+    r.replayLsn = q.value(2).toString();
+    r.replayLsnBytes = q.value(3).isNull() ? -1 : q.value(3).toLongLong();
+    r.receivedAhead = q.value(4).toLongLong();
+    mInRecovery = r.inRecovery; // a promotion ends recovery: writes are no longer refused up front
+    return r;
+}
+
+Status Database::requirePrimary(const QString &what) const
+{
+    if (!mInRecovery)
+        return success();
+    Error e =
+        makeError(ErrorKind::Server,
+                  QStringLiteral("%1: this server is a standby (read-only replica): connect to the primary").arg(what),
+                  QStringLiteral("run it against the primary server; this standby shows the write once it has "
+                                 "replayed it"));
+    e.sqlState = QStringLiteral("25006");
+    return e;
 }
 
 void Database::cancel()

@@ -4,11 +4,13 @@
 #include "postgres/connectionspec.h"
 #include "postgres/identifier.h"
 
+#include <QDateTime>
 #include <QSqlDatabase>
 #include <QString>
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 typedef struct pg_conn PGconn;
 typedef struct pg_cancel PGcancel;
@@ -16,6 +18,27 @@ class QSqlError;
 class QSqlQuery;
 
 namespace bloom {
+
+/** Where the server stands in replication: a primary, or a hot standby and how far its replay is. */
+struct ServerRole {
+    bool inRecovery = false; ///< pg_is_in_recovery(): a hot standby (read-only replica)
+    /** now() - pg_last_xact_replay_timestamp(): how long ago the last transaction it replayed committed
+     *  on the primary (it grows while the primary writes nothing); none before the first replay. */
+    std::optional<double> replayLagSeconds;
+    QString replayLsn;          ///< pg_last_wal_replay_lsn(), "0/3000148"
+    qint64 replayLsnBytes = -1; ///< the same as a byte position: it moves with every replayed write
+    qint64 receivedAhead = 0;   ///< WAL received but not yet replayed, in bytes
+
+    /** "standby (read-only replica), replay lag 2.1 s", or "primary". */
+    QString describe() const;
+};
+
+/** What stands between Bloomscope and the server, as Database::open() found it. */
+enum class Pooling {
+    None,        ///< a server backend of its own
+    Session,     ///< a pooler (PgBouncer pool_mode = session): one server connection for the whole session
+    Transaction, ///< a pooler that hands the server connection to another client after each transaction
+};
 
 /**
  * A libpq cancel key of one session, kept apart from the session: whoever holds it may cancel that
@@ -37,7 +60,8 @@ private:
 };
 
 /**
- * One PostgreSQL session through Qt's QPSQL driver, with its libpq handle for COPY and cancel.
+ * One PostgreSQL session through Bloomscope's own Qt Sql driver (PgDriver, over libpq), with its libpq
+ * handle for COPY and cancel.
  * Used only in the thread that opened it; cancel() is the one call that is safe from any thread
  * (and from a signal handler, through cancelFromSignal()).
  */
@@ -67,6 +91,21 @@ public:
     /** What the session was opened with: another connection of the session's opens with the same. */
     const Options &options() const { return mOptions; }
     QString serverVersion() const { return mServerVersion; }
+    /** Whether the server was a hot standby (pg_is_in_recovery()) at connect, or at the last readRole(). */
+    bool inRecovery() const { return mInRecovery; }
+    /** The server's role now, and on a standby how far its replay is (one statement, no table read). */
+    Result<ServerRole> readRole();
+    /** Refuses `what` (a write: "adding to T") up front on a standby, with the fix. */
+    Status requirePrimary(const QString &what) const;
+
+    /** Whether a pooler stands in between, and its mode: found at open by the port the server listens on
+     *  against the one connected to, then by which backend a second connection gets (README "Poolers"). */
+    Pooling pooling() const { return mPooling; }
+    /** "a transaction pool (...)", "a session pool (...)" or empty: for info and the status bar. */
+    QString describePooling() const;
+    /** Refuses `what` ("rebuilding T") on a transaction pool: it needs a session of its own (`why`: an
+     *  advisory lock held across transactions, a temporary table, LISTEN), with the fix. */
+    Status requireSession(const QString &what, const QString &why) const;
 
     /** Asks the server to cancel the statement running on this session (thread-safe). */
     void cancel();
@@ -85,7 +124,8 @@ public:
 
     /** The schemas of the connecting role's search_path (current_schemas(false)), read at connect.
      *  The session itself then runs with search_path = pg_catalog, pg_temp: no object another role
-     *  owns can shadow a function or operator Bloomscope calls (README "Privileges"). */
+     *  owns can shadow a function or operator Bloomscope calls (README "Privileges"). Behind a
+     *  pooler every transaction sets it locally instead (PgDriver::setPooled()). */
     const QStringList &userSchemas() const { return mUserSchemas; }
 
     /** A string literal for a utility statement that takes no parameters (COMMENT, an INSERT built
@@ -102,6 +142,8 @@ public:
 
 private:
     explicit Database(QSqlDatabase db, ConnectionSpec spec);
+    /** Pooling::Session or ::Transaction, behind a pooler: `backend` is this session's first backend. */
+    Pooling probePooling(const QString &conninfo, int backend);
 
     QSqlDatabase mDb;
     QString mName;
@@ -112,6 +154,8 @@ private:
     std::shared_ptr<const CancelHandle> mCancelHandle;
     Options mOptions; ///< set once the session is open as they ask
     QString mServerVersion;
+    bool mInRecovery = false;
+    Pooling mPooling = Pooling::None;
     QStringList mUserSchemas;
 };
 

@@ -251,7 +251,8 @@ Result<QList<RowVerdict>> FilterStore::rowsPipelined(const QList<Placement> &pla
     if (!pg)
         return rowsArray(placements);
     if (!mPreparedCheck)
-        mPreparedCheck = std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k());
+        mPreparedCheck =
+            std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k(), mDb.pooling() == Pooling::Transaction);
     QList<RowVerdict> rows;
     rows.reserve(placements.size());
     for (qsizetype from = 0; from < placements.size(); from += CheckBatch) {
@@ -297,10 +298,11 @@ QString FilterStore::checkOneSql() const
 Result<RowVerdict> FilterStore::rowOne(const Placement &p)
 {
     // One indexed row read, one round trip: through libpq with binary parameters and result when the
-    // connection is QPSQL's (always, in practice), else Qt's prepared query.
+    // connection has one (always, in practice), else Qt's prepared query.
     if (PGconn *pg = mDb.pgconn()) {
         if (!mPreparedCheck)
-            mPreparedCheck = std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k());
+            mPreparedCheck =
+                std::make_unique<PreparedCheck>(pg, mTable, mGeometry.k(), mDb.pooling() == Pooling::Transaction);
         return mPreparedCheck->check(p);
     }
     if (!mCheckOne) {
@@ -365,6 +367,8 @@ QString FilterStore::addSql() const
 Result<qint64> FilterStore::write(const NameList &names, const QList<Placement> &placements, bool serving)
 {
     if (auto s = requireAttached(); !s)
+        return s.error();
+    if (auto s = mDb.requirePrimary(QStringLiteral("writing to %1").arg(tableText())); !s)
         return s.error();
     if (mDb.readOnly())
         return makeError(ErrorKind::Server, QStringLiteral("writing to %1: the session is read-only").arg(tableText()),

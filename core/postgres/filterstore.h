@@ -83,6 +83,11 @@ struct LoadReport {
     int connections = 1;
     /** Why fewer connections than asked for wrote the steps (a second one refused, another server). */
     QString fewerConnections;
+    /** The VACUUMs between the steps ran on a connection of their own (beside the next step). */
+    bool vacuumConnection = false;
+    /** Why some ran on the load's own session instead, holding the next step up (a connection limit,
+     *  or no server connection free in a pooler within FilterStore::LoadConnectionWaitMs). */
+    QString noVacuumConnection;
     /** A failed step had parts that committed: some of its chunks were written. */
     bool partOfAStep = false;
 
@@ -216,6 +221,9 @@ public:
     static std::vector<std::pair<quint32, quint32>> stepRanges(quint32 first, quint32 end, int connections);
     /** Connections a dense load's steps are written on unless setLoadConnections() says otherwise. */
     static constexpr int DefaultLoadConnections = 2;
+    /** How long each of the load's extra connections may take to connect and answer its first statement
+     *  before the load goes on with fewer (PgBouncer queues a client until a server connection is free). */
+    static constexpr int LoadConnectionWaitMs = 3000;
     /** Reads names from `in` and adds them. When the filter fits MaxDenseLoadBytes every name is read
      *  before anything is written, and each touched chunk is written once: in one transaction, or in
      *  LoadSteps committed steps when it touches much of the table. Larger filters go in committed
@@ -248,16 +256,23 @@ public:
         qint64 elapsedMs = 0;
     };
     Result<WrittenSince> writtenSince(const QString &position, const QDateTime &at);
-    /** The table's write counters from the statistics system since the stats were reset. */
+    /** The table's write counters from the statistics system since the stats were reset; on a hot
+     *  standby, whose counters never count a replicated write, its replay position instead. */
     struct WriteCounter {
-        qint64 writes = 0;  ///< rows inserted + updated + deleted
-        qint64 deletes = 0; ///< rows deleted: a read of the changes cannot see those
+        qint64 writes = 0;  ///< rows inserted + updated + deleted; on a standby pg_last_wal_replay_lsn() in bytes
+        qint64 deletes = 0; ///< rows deleted: a read of the changes cannot see those (a standby: not counted)
+        /** A standby's: `writes` moves with every replayed write of the cluster, this table's or not, and
+         *  says nothing of how many rows or of deletes (count the rows to see one). */
+        bool replay = false;
         bool operator==(const WriteCounter &) const = default;
     };
     /** The write counters, one catalog call and no table row read; nullopt when track_counts is
      *  off. They may lag a write by up to ten seconds: a busy backend flushes its stats at most once a
-     *  second, and one that went idle within a second of its last flush only ten seconds later. */
-    Result<std::optional<WriteCounter>> writeCounter();
+     *  second, and one that went idle within a second of its last flush only ten seconds later. On a
+     *  standby (the session's Database::inRecovery()) the replay position, read with the server's role
+     *  (into `role` when given; a primary's role is filled in without a statement): it moves as soon as
+     *  a write is replayed. */
+    Result<std::optional<WriteCounter>> writeCounter(ServerRole *role = nullptr);
     /** The reference estimate query, run on the server as the text writes it. */
     Result<double> referenceEstimate();
     /** Probes a sample makes, places and checks at a time (a cancel is seen between two). */
@@ -318,9 +333,16 @@ private:
     /** One transaction of the write path with `names` (may be empty) and their placements, into a
      *  serving filter or a rebuilt one (FilterWriter's WriteTarget::serving). */
     Result<qint64> write(const NameList &names, const QList<Placement> &placements, bool serving);
-    /** Up to `extra` more sessions on this one's server, database and table (search_path pinned), for
-     *  the load's steps; fewer, with `why`, when one is refused or reaches somewhere else. */
-    std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, QString *why);
+    /** Where this session is, "database|postmaster start|table oid": another connection of the load's
+     *  must be there too. Runs a statement on this session (its thread only). */
+    QByteArray loadIdentity();
+    /** Up to `extra` more sessions on this one's server, database and table (`mine`, loadIdentity();
+     *  search_path pinned), for the load's steps; fewer, with `why`, when one is refused, reaches
+     *  somewhere else, or is not usable within LoadConnectionWaitMs (a pooler's queue). `why` calls the
+     *  first of them "connection firstNumber". Safe on another thread: it runs nothing on this session. */
+    std::vector<std::unique_ptr<PgConn>> openLoadConnections(int extra, const QByteArray &mine, QString *why,
+                                                             const std::atomic<bool> *abandon = nullptr,
+                                                             int firstNumber = 2) const;
     friend class DenseWrite;
     friend class BatchCheck;
     bool mManagedTransaction = false;

@@ -75,6 +75,8 @@ Status FilterStore::init(const Geometry &g)
 {
     if (mNameError)
         return *mNameError;
+    if (auto s = mDb.requirePrimary(QStringLiteral("creating %1").arg(tableText())); !s)
+        return s;
     auto exist = tableAndFunctionExist();
     if (!exist)
         return exist.error();

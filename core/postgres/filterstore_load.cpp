@@ -48,6 +48,8 @@ QStringList LoadReport::notes(const QString &table) const
         out << QStringLiteral("the load's steps were written on %1 connection(s): %2")
                    .arg(connections)
                    .arg(fewerConnections);
+    if (!noVacuumConnection.isEmpty())
+        out << QStringLiteral("the VACUUMs between the load's steps ran %1").arg(noVacuumConnection);
     if (vacuumRefused)
         out << QStringLiteral(
                    "the load rewrote %1 rows of %2 in one step, since this role may not VACUUM it; the table "
@@ -57,40 +59,64 @@ QStringList LoadReport::notes(const QString &table) const
     return out;
 }
 
-std::vector<std::unique_ptr<PgConn>> FilterStore::openLoadConnections(int extra, QString *why)
+namespace {
+
+/** The same server (a host list can lead elsewhere), database and table: "db|start time|oid". */
+QByteArray identityOf(PGconn *pg, const QByteArray &table)
+{
+    const char *values[1] = {table.constData()};
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(
+        PQexecParams(pg,
+                     "select pg_catalog.current_database(), pg_catalog.pg_postmaster_start_time(), "
+                     "pg_catalog.to_regclass($1)::oid",
+                     1, nullptr, values, nullptr, nullptr, 0),
+        &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1)
+        return {};
+    return QByteArray(PQgetvalue(r.get(), 0, 0)) + '|' + PQgetvalue(r.get(), 0, 1) + '|' + PQgetvalue(r.get(), 0, 2);
+}
+
+} // namespace
+
+QByteArray FilterStore::loadIdentity()
+{
+    return identityOf(mDb.pgconn(), mTable.toUtf8());
+}
+
+std::vector<std::unique_ptr<PgConn>> FilterStore::openLoadConnections(int extra, const QByteArray &mine, QString *why,
+                                                                      const std::atomic<bool> *abandon,
+                                                                      int firstNumber) const
 {
     std::vector<std::unique_ptr<PgConn>> out;
     if (extra <= 0)
         return out;
+    if (mDb.pooling() == Pooling::Transaction) { // a PgConn's pinned search_path is the session's
+        *why = QStringLiteral("connection %1 was not opened: behind a transaction pool the load writes on its own "
+                              "session, whose transactions set what they need locally")
+                   .arg(firstNumber);
+        return out;
+    }
     const QString conninfo = Database::sessionSpec(mDb.spec(), mDb.options()).toConninfo();
-    // The same server (a host list can lead elsewhere), database and table as this session.
-    const QByteArray identitySql = "select pg_catalog.current_database(), pg_catalog.pg_postmaster_start_time(), "
-                                   "pg_catalog.to_regclass($1)::oid";
     const QByteArray table = mTable.toUtf8();
-    const auto identity = [&](PGconn *pg) -> QByteArray {
-        const char *values[1] = {table.constData()};
-        std::unique_ptr<PGresult, decltype(&PQclear)> r(
-            PQexecParams(pg, identitySql.constData(), 1, nullptr, values, nullptr, nullptr, 0), &PQclear);
-        if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1)
-            return {};
-        return QByteArray(PQgetvalue(r.get(), 0, 0)) + '|' + PQgetvalue(r.get(), 0, 1) + '|' +
-               PQgetvalue(r.get(), 0, 2);
-    };
-    const QByteArray mine = identity(mDb.pgconn());
     for (int i = 0; i < extra; ++i) {
-        auto conn = std::make_unique<PgConn>(conninfo, PgConn::SearchPath::Pinned);
+        // Each may take LoadConnectionWaitMs to be usable: a pooler's queue (PgBouncer in session mode
+        // with a full pool) would otherwise hold the load until its query_wait_timeout.
+        auto conn =
+            std::make_unique<PgConn>(conninfo, PgConn::SearchPath::Pinned, PgConn::Wait{LoadConnectionWaitMs, abandon});
         if (!conn->ok()) {
-            *why = QStringLiteral("connection %1 was refused (%2)").arg(i + 2).arg(conn->errorMessage().trimmed());
+            *why = QStringLiteral("connection %1 was refused (%2)")
+                       .arg(firstNumber + i)
+                       .arg(conn->errorMessage().trimmed());
             break;
         }
         // A read-only session's second connection is read-only too: it must not write what this one may not.
         if (mDb.readOnly())
             if (auto s = conn->exec(QStringLiteral("set default_transaction_read_only = on")); !s) {
-                *why = QStringLiteral("connection %1: %2").arg(i + 2).arg(s.error().message);
+                *why = QStringLiteral("connection %1: %2").arg(firstNumber + i).arg(s.error().message);
                 break;
             }
-        if (mine.isEmpty() || identity(conn->handle()) != mine) {
-            *why = QStringLiteral("connection %1 reached another server or table").arg(i + 2);
+        if (mine.isEmpty() || identityOf(conn->handle(), table) != mine) {
+            *why = QStringLiteral("connection %1 reached another server or table").arg(firstNumber + i);
             break;
         }
         out.push_back(std::move(conn));
@@ -117,6 +143,8 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
     if (auto s = requireAttached(); !s)
         return s.error();
     // Refused before a line is read (the load's other connections are read-only too, should this go).
+    if (auto s = mDb.requirePrimary(QStringLiteral("loading names into %1").arg(mTable)); !s)
+        return s.error();
     if (mDb.readOnly())
         return makeError(ErrorKind::Server,
                          QStringLiteral("loading names into %1: the session is read-only").arg(mTable),

@@ -201,10 +201,24 @@ Result<FilterStore::WrittenSince> FilterStore::writtenSince(const QString &posit
     return out;
 }
 
-Result<std::optional<FilterStore::WriteCounter>> FilterStore::writeCounter()
+Result<std::optional<FilterStore::WriteCounter>> FilterStore::writeCounter(ServerRole *role)
 {
     if (auto s = requireAttached(); !s)
         return s.error();
+    if (mDb.inRecovery()) {
+        // A standby's pg_stat counts its own writes only (none) and none of the primary's it replays:
+        // its replay position is what moves when the table may have changed. Read again each time, so a
+        // promotion is seen (the counters below from then on).
+        auto r = mDb.readRole();
+        if (!r)
+            return r.error();
+        if (role)
+            *role = *r;
+        if (r->inRecovery)
+            return std::optional<WriteCounter>{WriteCounter{r->replayLsnBytes, 0, true}};
+    } else if (role) {
+        *role = ServerRole{};
+    }
     QSqlQuery q(mDb.db());
     q.prepare(QStringLiteral("select current_setting('track_counts')::bool, pg_stat_get_tuples_inserted(c.oid) + "
                              "pg_stat_get_tuples_updated(c.oid) + pg_stat_get_xact_tuples_inserted(c.oid) + "

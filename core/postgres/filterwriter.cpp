@@ -26,9 +26,10 @@ constexpr Oid TextArrayOid = 1009, TextOid = 25;
 /** The planner settings of every write: a slice is read in chunk order by a nested loop over the
  *  primary key (rows are locked in chunk order: two writers never deadlock; no hash join is built),
  *  and work_mem holds a slice's unnested rows (at the default 4 MB each 2 MiB slice spilled to a
- *  temporary file: the function scan counts a 1 KiB mask as a 2 KiB allocation). */
+ *  temporary file: the function scan counts a 1 KiB mask as a 2 KiB allocation). The search_path is the
+ *  session's own pin again, set for the transaction: behind a transaction pool the session sets none. */
 const char *const SetUp = "set local enable_hashjoin = off; set local enable_mergejoin = off; "
-                          "set local work_mem = '16MB'";
+                          "set local work_mem = '16MB'; set local search_path = pg_catalog, pg_temp";
 
 } // namespace
 

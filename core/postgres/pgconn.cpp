@@ -4,10 +4,15 @@
 #include "postgres/identifier.h"
 #include "postgres/pgerror.h"
 
+#include <QDeadlineTimer>
+
 #include <libpq-fe.h>
 
 #include <cstdio>
 #include <memory>
+
+#include <cerrno>
+#include <poll.h>
 
 namespace bloom {
 
@@ -42,6 +47,101 @@ void escapeNotices(PGconn *conn)
         nullptr);
 }
 
+namespace {
+
+const char *searchPathSql(PgConn::SearchPath path)
+{
+    if (path == PgConn::SearchPath::Pinned)
+        return "select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)";
+    if (path == PgConn::SearchPath::CatalogFirst)
+        return "select pg_catalog.set_config('search_path', 'pg_catalog, ' || "
+               "pg_catalog.current_setting('search_path') || ', pg_temp', false)";
+    return nullptr;
+}
+
+/** Waits until `pg`'s socket is ready for `events`, the deadline passes, or `abandon` is set (looked at
+ *  every 50 ms): true when it is ready. */
+bool waitSocket(PGconn *pg, short events, const QDeadlineTimer &deadline, const std::atomic<bool> *abandon)
+{
+    pollfd fd{PQsocket(pg), events, 0};
+    if (fd.fd < 0)
+        return false;
+    for (;;) {
+        if (abandon && abandon->load())
+            return false;
+        const qint64 left = deadline.remainingTime();
+        if (left == 0)
+            return false;
+        const int r = ::poll(&fd, 1, int(qMin<qint64>(50, left < 0 ? 50 : left)));
+        if (r > 0)
+            return true;
+        if (r < 0 && errno != EINTR)
+            return false;
+    }
+}
+
+} // namespace
+
+bool PgConn::connectWithin(const QString &conninfo, const char *first, const Wait &wait)
+{
+    const QDeadlineTimer deadline(wait.ms);
+    const auto gaveUp = [&](const QString &stage) {
+        const QString when = wait.abandon && wait.abandon->load()
+                                 ? QStringLiteral("yet when it was no longer needed")
+                                 : QStringLiteral("within %1 s").arg(double(wait.ms) / 1000, 0, 'g', 3);
+        mError = QStringLiteral("no %1 %2; a connection pooler such as PgBouncer holds a client's first "
+                                "statement in its queue until a server connection is free")
+                     .arg(stage, when);
+        PQfinish(mConn);
+        mConn = nullptr;
+        return false;
+    };
+    mConn = PQconnectStart(conninfo.toUtf8().constData());
+    if (mConn)
+        escapeNotices(mConn);
+    if (!mConn || PQstatus(mConn) == CONNECTION_BAD)
+        return false;
+    // libpq's own connect_timeout applies to its blocking connect only: this loop keeps the deadline.
+    for (PostgresPollingStatusType st = PGRES_POLLING_WRITING; st != PGRES_POLLING_OK;) {
+        if (st == PGRES_POLLING_FAILED)
+            return false; // PQerrorMessage says why
+        if (!waitSocket(mConn, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline, wait.abandon))
+            return gaveUp(QStringLiteral("connection"));
+        st = PQconnectPoll(mConn);
+    }
+    if (!PQsendQuery(mConn, first))
+        return false;
+    for (;;) {
+        if (!PQconsumeInput(mConn))
+            return false;
+        if (!PQisBusy(mConn))
+            break;
+        if (!waitSocket(mConn, POLLIN, deadline, wait.abandon))
+            return gaveUp(QStringLiteral("answer"));
+    }
+    bool good = true;
+    while (PGresult *r = PQgetResult(mConn)) {
+        good = good && PQresultStatus(r) == PGRES_TUPLES_OK;
+        PQclear(r);
+    }
+    return good;
+}
+
+PgConn::PgConn(const QString &conninfo, SearchPath path, Wait wait)
+{
+    const char *first = searchPathSql(path);
+    if (!connectWithin(conninfo, first ? first : "select 1", wait)) {
+        if (mConn && mError.isEmpty())
+            mError = QString::fromUtf8(PQerrorMessage(mConn)).trimmed();
+        if (mConn)
+            PQfinish(mConn);
+        mConn = nullptr;
+        return;
+    }
+    PQsetClientEncoding(mConn, "UTF8");
+    mCancel = PQgetCancel(mConn);
+}
+
 PgConn::PgConn(const QString &conninfo, SearchPath path)
 {
     mConn = PQconnectdb(conninfo.toUtf8().constData());
@@ -50,12 +150,7 @@ PgConn::PgConn(const QString &conninfo, SearchPath path)
     if (ok()) {
         PQsetClientEncoding(mConn, "UTF8");
         mCancel = PQgetCancel(mConn);
-        const char *sql = nullptr;
-        if (path == SearchPath::Pinned)
-            sql = "select pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)";
-        else if (path == SearchPath::CatalogFirst)
-            sql = "select pg_catalog.set_config('search_path', 'pg_catalog, ' || "
-                  "pg_catalog.current_setting('search_path') || ', pg_temp', false)";
+        const char *sql = searchPathSql(path);
         if (sql) {
             std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(mConn, sql), &PQclear);
             if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) { // never run on with the server's search_path
@@ -88,6 +183,8 @@ bool PgConn::ok() const
 
 QString PgConn::errorMessage() const
 {
+    if (!mError.isEmpty())
+        return mError;
     return mConn ? QString::fromUtf8(PQerrorMessage(mConn)).trimmed() : QStringLiteral("out of memory");
 }
 

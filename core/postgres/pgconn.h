@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <atomic>
+
 typedef struct pg_conn PGconn;
 typedef struct pg_result PGresult;
 typedef struct pg_cancel PGcancel;
@@ -33,6 +35,15 @@ public:
      *  names are resolved (README "Privileges"). AsConfigured is for tests that act as the application. */
     enum class SearchPath { AsConfigured, CatalogFirst, Pinned };
     explicit PgConn(const QString &conninfo, SearchPath path = SearchPath::AsConfigured);
+    /** How long an optional connection may take to be usable: connected and answering its first
+     *  statement. A pooler (PgBouncer) accepts a client at once and holds its first statement in a queue
+     *  until a server connection is free (query_wait_timeout, 120 s by default): only an answer tells. */
+    struct Wait {
+        int ms = 3000;
+        const std::atomic<bool> *abandon = nullptr; ///< once true, gives up within about 50 ms
+    };
+    /** Connects and runs the session's first statement within `wait`; else not ok(), with the reason. */
+    PgConn(const QString &conninfo, SearchPath path, Wait wait);
     ~PgConn();
     PgConn(const PgConn &) = delete;
     PgConn &operator=(const PgConn &) = delete;
@@ -56,8 +67,13 @@ public:
     void cancel() const;
 
 private:
+    /** Connects without blocking past the deadline (libpq's async connect), then sends `first` and waits
+     *  for its answer: false, with mError, when either does not come in time. */
+    bool connectWithin(const QString &conninfo, const char *first, const Wait &wait);
+
     PGconn *mConn = nullptr;
     PGcancel *mCancel = nullptr;
+    QString mError; ///< why a bounded connect gave up (no libpq message says it)
 };
 
 } // namespace bloom

@@ -31,6 +31,18 @@ bool classIs(QByteArrayView state, const char *cls)
 
 } // namespace
 
+bool inHotStandby(PGconn *pg)
+{
+    const char *v = pg ? PQparameterStatus(pg, "in_hot_standby") : nullptr;
+    return v && qstrcmp(v, "on") == 0;
+}
+
+QString standbyWriteFix()
+{
+    return QStringLiteral("this server is a standby (read-only replica): connect to the primary; the standby shows "
+                          "the write once it has replayed it");
+}
+
 Failure failureOf(PGconn *pg, const PGresult *r)
 {
     Failure f;
@@ -51,6 +63,7 @@ Failure failureOf(PGconn *pg, const PGresult *r)
     if (f.message.isEmpty())
         f.message = QStringLiteral("no answer from the server");
     f.connectionLost = !pg || PQstatus(pg) != CONNECTION_OK;
+    f.inHotStandby = inHotStandby(pg);
     return f;
 }
 
@@ -66,6 +79,7 @@ Failure failureOf(const QSqlQuery &q)
         f.message = QStringLiteral("no answer from the server");
     PGconn *pg = handleOf(q);
     f.connectionLost = pg ? PQstatus(pg) != CONNECTION_OK : e.type() == QSqlError::ConnectionError;
+    f.inHotStandby = inHotStandby(pg);
     return f;
 }
 
@@ -88,14 +102,17 @@ ErrorKind kindOf(QByteArrayView s)
 
 namespace {
 
-/** What a user can do about a failure of class `s` that is not a lost session or a cancel. */
-QString fixFor(QByteArrayView s)
+/** What a user can do about a failure of class `s` that is not a lost session or a cancel; `f` is the
+ *  context (a session on a standby). */
+QString fixFor(QByteArrayView s, const Failure &f)
 {
     if (s == "40P01" || s == "40001")
         return QStringLiteral("another session wrote the same rows at the same time; run it again");
-    if (s == "25006")
-        return QStringLiteral("the transaction is read-only: this session is read-only (switch to admin mode to "
-                              "write) or the server is a hot standby (connect to the primary)");
+    if (s == "25006" && f.inHotStandby)
+        return standbyWriteFix();
+    if (s == "25006") // the session's, the role's or the database's default_transaction_read_only
+        return QStringLiteral("the transaction is read-only: the session is read-only (in the window, Admin > Admin "
+                              "mode writes), or default_transaction_read_only is on for this role or database");
     if (s == "42501")
         return QStringLiteral("this role lacks the privilege the message names: ask the object's owner to grant it "
                               "(README \"Privileges\")");
@@ -121,7 +138,7 @@ Error classifyPrimary(const Failure &f, const QString &what)
     if (e.kind == ErrorKind::Connection)
         e.fix = QStringLiteral("check that the server is up; nothing was committed by the failed step");
     else
-        e.fix = fixFor(s);
+        e.fix = fixFor(s, f);
     if (what.isEmpty()) { // the caller words the context itself (PgConn)
         e.message = f.message;
         return e;
@@ -143,10 +160,114 @@ Error classifyPrimary(const Failure &f, const QString &what)
     return e;
 }
 
+/** classify() of a failed connection: the cause from how far it got and the server's SQLSTATE. */
+Error classifyConnect(const Failure &f)
+{
+    const ConnectStage &c = *f.connect;
+    const QString &where = c.where;
+    const QString &said = f.message;
+    const QByteArrayView state = f.sqlState;
+    const auto unreachable = [&] {
+        return makeError(ErrorKind::Connection, QStringLiteral("cannot reach the server at %1: %2").arg(where, said),
+                         QStringLiteral("check host and port, that the server is running, and that it listens "
+                                        "there (listen_addresses, firewalls)"));
+    };
+    if (c.gaveUp || (!c.secondWorked && !c.reachedServer))
+        return unreachable();
+    if (c.secondWorked) // say what the first attempt said
+        return makeError(ErrorKind::Connection, QStringLiteral("cannot connect to %1: %2").arg(where, said),
+                         QStringLiteral("the server accepted a second attempt at once: try again"));
+    if (state == "28P01" || (c.usedPassword && classIs(state, "28")))
+        return makeError(ErrorKind::Authentication, QStringLiteral("authentication failed for %1: %2").arg(where, said),
+                         QStringLiteral("check the user name and password; keep the password in ~/.pgpass "
+                                        "(chmod 600), a service file, or PGPASSWORD, never on the command line"));
+    if (c.needsPassword)
+        return makeError(ErrorKind::Authentication,
+                         QStringLiteral("the server asks %1 for a password, and none was given: %2").arg(where, said),
+                         QStringLiteral("keep the password in ~/.pgpass (chmod 600), a service file, or "
+                                        "PGPASSWORD (the window asks for it), never on the command line"));
+    if (state == "28000") {
+        if (c.tlsUsed && !c.clientCertExists)
+            return makeError(
+                ErrorKind::Connection,
+                QStringLiteral("TLS: the server wants a client certificate from %1, and none was sent (%2 does not "
+                               "exist): %3")
+                    .arg(where, c.clientCert, said),
+                QStringLiteral("put the client's certificate and key where sslcert and sslkey point (by default "
+                               "~/.postgresql/postgresql.crt and postgresql.key, the key chmod 600), issued by the CA "
+                               "in the server's ssl_ca_file for the user name as its CN"));
+        return makeError(ErrorKind::Authentication, QStringLiteral("the server refused %1: %2").arg(where, said),
+                         QStringLiteral("check user=... (does the role exist?) and the server's pg_hba.conf: it "
+                                        "needs a line for this user, database and address%1")
+                             .arg(c.tlsUsed ? QStringLiteral(" (a cert line also wants the certificate's CN to be "
+                                                             "the user name)")
+                                            : QString()));
+    }
+    if (state == "3D000")
+        return makeError(ErrorKind::MissingDatabase, QStringLiteral("%1: %2").arg(where, said),
+                         QStringLiteral("check dbname=..., or create the database (createdb NAME)"));
+    if (state == "53300")
+        return makeError(ErrorKind::Connection, QStringLiteral("%1 has no connection free: %2").arg(where, said),
+                         QStringLiteral("try again when sessions have ended, or raise max_connections or the "
+                                        "role's connection limit"));
+    if (state == "57P03")
+        return makeError(ErrorKind::Connection,
+                         QStringLiteral("%1 is not accepting connections now: %2").arg(where, said),
+                         QStringLiteral("the server is starting, stopping, or in recovery without hot_standby: try "
+                                        "again shortly"));
+    if (!state.isEmpty()) {
+        Error e = makeError(kindOf(state), QStringLiteral("cannot connect to %1: %2").arg(where, said));
+        if (e.kind == ErrorKind::Server)
+            e.kind = ErrorKind::Connection;
+        e.sqlState = QString::fromLatin1(f.sqlState);
+        return e;
+    }
+    if (c.failedInTls) {
+        const bool verifies = c.sslMode == QLatin1String("verify-ca") || c.sslMode == QLatin1String("verify-full");
+        if (verifies && !c.rootCertExists)
+            return makeError(ErrorKind::Connection,
+                             QStringLiteral("TLS: cannot verify the certificate of %1: the root certificate file %2 "
+                                            "does not exist (sslmode=%3): %4")
+                                 .arg(where, c.rootCert, c.sslMode, said),
+                             QStringLiteral("put there the certificate of the CA that signed the server's "
+                                            "certificate, or name it with sslrootcert=FILE"));
+        if (c.serverOffersTls == false)
+            return makeError(ErrorKind::Connection,
+                             QStringLiteral("TLS: %1 does not offer TLS, and sslmode=%2 requires it: %3")
+                                 .arg(where, c.sslMode, said),
+                             QStringLiteral("turn ssl on in the server's postgresql.conf (with ssl_cert_file and "
+                                            "ssl_key_file), or, only on a network you trust, connect with "
+                                            "sslmode=prefer"));
+        if (c.passesWithCaAlone == true)
+            return makeError(
+                ErrorKind::Connection,
+                QStringLiteral("TLS: the server's certificate does not name the host %1 (sslmode=verify-full "
+                               "checks the name; its CA is the one in %2): %3")
+                    .arg(c.host, c.rootCert, said),
+                QStringLiteral("connect with a host name the certificate names (its subject alternative names, "
+                               "or CN), or have the server's certificate issued for %1; sslmode=verify-ca "
+                               "checks the CA alone")
+                    .arg(c.host));
+        return makeError(ErrorKind::Connection,
+                         QStringLiteral("TLS: the certificate of %1 was not issued by the CA in %2 (sslmode=%3): %4")
+                             .arg(where, c.rootCert, c.sslMode, said),
+                         QStringLiteral("sslrootcert must hold the certificate of the CA that signed the server's "
+                                        "certificate (ask its DBA; openssl s_client -starttls postgres -connect "
+                                        "HOST:PORT -showcerts shows the chain the server sends)%1")
+                             .arg(verifies ? QString()
+                                           : QStringLiteral("; with sslmode=%1 libpq verifies against %2 because "
+                                                            "that file exists")
+                                                 .arg(c.sslMode, c.rootCert)));
+    }
+    return makeError(ErrorKind::Connection, QStringLiteral("cannot connect to %1: %2").arg(where, said));
+}
+
 } // namespace
 
 Error classify(const Failure &fIn, const QString &what)
 {
+    if (fIn.connect)
+        return classifyConnect(fIn);
     Failure f = fIn;
     if (!f.detail.isEmpty())
         f.message += QStringLiteral(" (%1)").arg(f.detail);

@@ -57,9 +57,11 @@ Result<RowVerdict> verdict(PGconn *pg, const PGresult *r, const QString &what)
 
 } // namespace
 
-PreparedCheck::PreparedCheck(PGconn *pg, const QString &table, int k)
+PreparedCheck::PreparedCheck(PGconn *pg, const QString &table, int k, bool unnamed)
     : mPg(pg)
     , mK(k)
+    , mUnnamed(unnamed)
+    , mTypes(size_t(k + 1), Int4Oid)
 {
     static std::atomic<int> serial{0};
     mName = "bloomscope_check_" + QByteArray::number(++serial);
@@ -79,10 +81,9 @@ PreparedCheck::~PreparedCheck()
 
 Status PreparedCheck::prepare()
 {
-    if (mPrepared)
+    if (mPrepared || mUnnamed)
         return success();
-    std::vector<Oid> types(size_t(mK + 1), Int4Oid);
-    ResultPtr r(PQprepare(mPg, mName.constData(), mSql.constData(), mK + 1, types.data()), &PQclear);
+    ResultPtr r(PQprepare(mPg, mName.constData(), mSql.constData(), mK + 1, mTypes.data()), &PQclear);
     if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)
         return pqError(mPg, r.get(), QStringLiteral("preparing the check on %1").arg(QString::fromUtf8(mSql)));
     mPrepared = true;
@@ -94,8 +95,10 @@ Result<RowVerdict> PreparedCheck::check(const Placement &p)
     if (auto s = prepare(); !s)
         return s.error();
     const Params params(p);
-    ResultPtr r(PQexecPrepared(mPg, mName.constData(), params.n, params.pointers, params.lengths, params.formats,
-                               /*resultFormat=*/1),
+    ResultPtr r(mUnnamed ? PQexecParams(mPg, mSql.constData(), params.n, mTypes.data(), params.pointers, params.lengths,
+                                        params.formats, /*resultFormat=*/1)
+                         : PQexecPrepared(mPg, mName.constData(), params.n, params.pointers, params.lengths,
+                                          params.formats, /*resultFormat=*/1),
                 &PQclear);
     return verdict(mPg, r.get(), mWhat);
 }
@@ -113,8 +116,11 @@ Result<QList<RowVerdict>> PreparedCheck::checkPipelined(const QList<Placement> &
         const qsizetype n = qMin<qsizetype>(window, placements.size() - from);
         for (qsizetype i = from; i < from + n; ++i) {
             const Params params(placements[i]);
-            if (PQsendQueryPrepared(mPg, mName.constData(), params.n, params.pointers, params.lengths, params.formats,
-                                    1) != 1) {
+            const int sent = mUnnamed ? PQsendQueryParams(mPg, mSql.constData(), params.n, mTypes.data(),
+                                                          params.pointers, params.lengths, params.formats, 1)
+                                      : PQsendQueryPrepared(mPg, mName.constData(), params.n, params.pointers,
+                                                            params.lengths, params.formats, 1);
+            if (sent != 1) {
                 failure = pqError(mPg, nullptr, QStringLiteral("sending a check"));
                 break;
             }

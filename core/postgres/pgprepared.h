@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 
+#include <vector>
+
 typedef struct pg_conn PGconn;
 
 namespace bloom {
@@ -16,12 +18,14 @@ namespace bloom {
  * The check on the sign-up path, through libpq itself: prepared once per connection (PQprepare), run
  * with binary int4 parameters and a binary bool back (PQexecPrepared), so a check is one round trip
  * with nothing to parse. A batch is pipelined (libpq 14+): every check is sent, then one sync, then
- * the answers are read in order.
+ * the answers are read in order. Behind a transaction pool (`unnamed`) nothing is prepared on the server:
+ * each check sends its statement with its parameters (PQexecParams, the unnamed statement), since a
+ * prepared one stays on a server connection that the next transaction may not get.
  */
 class PreparedCheck {
 public:
-    /** `table` quoted; `k` positions a name. Prepares on first use. */
-    PreparedCheck(PGconn *pg, const QString &table, int k);
+    /** `table` quoted; `k` positions a name. Prepares on first use, unless `unnamed`. */
+    PreparedCheck(PGconn *pg, const QString &table, int k, bool unnamed = false);
     ~PreparedCheck();
     PreparedCheck(const PreparedCheck &) = delete;
     PreparedCheck &operator=(const PreparedCheck &) = delete;
@@ -42,6 +46,8 @@ private:
     QString mWhat;
     int mK;
     bool mPrepared = false;
+    bool mUnnamed = false;
+    std::vector<unsigned int> mTypes; ///< int4 for every parameter
 };
 
 } // namespace bloom

@@ -14,13 +14,17 @@ SessionBanner::SessionBanner(QWidget *parent)
     hide();
 }
 
-QString SessionBanner::describe(const FilterSummary *s, const Profile &profile)
+QString SessionBanner::describe(const FilterSummary *s, const Profile &profile, const std::optional<ServerRole> &role)
 {
     if (!s) {
         hide();
         return tr("Bloomscope");
     }
-    const QString mode = s->readOnly ? tr("read-only") : tr("ADMIN: writes allowed");
+    // A standby takes no write whatever the mode: the banner says where writes go instead.
+    const bool standby = role ? role->inRecovery : s->standby;
+    const QString mode = standby       ? tr("STANDBY, read-only replica")
+                         : s->readOnly ? tr("read-only")
+                                       : tr("ADMIN: writes allowed");
     const QString env = profile.environment.isEmpty() ? QString() : profile.environment.toUpper();
     // The banner always says where the window is and whether it writes; the environment colours it.
     const QColor colour = profile.colour();
@@ -36,7 +40,11 @@ QString SessionBanner::describe(const FilterSummary *s, const Profile &profile)
     if (!profile.name.isEmpty())
         parts << profile.name;
     parts << tr("%1 on %2").arg(s->ref.table, s->where);
-    parts << (s->readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
+    if (standby)
+        parts << (role ? tr("STANDBY: %1; writes go to the primary").arg(role->describe())
+                       : tr("STANDBY (read-only replica); writes go to the primary"));
+    else
+        parts << (s->readOnly ? tr("read-only") : tr("ADMIN MODE: writes allowed"));
     setText(parts.join(QStringLiteral(" \u2014 ")));
     show();
     return env.isEmpty() ? tr("Bloomscope \u2014 %1 on %2 (%3)").arg(s->ref.table, s->where, mode)

@@ -5,6 +5,8 @@
 
 #include <QLabel>
 
+#include <optional>
+
 namespace bloom {
 
 /** The line over the tabs that says where the window is and whether it writes: the environment, the
@@ -14,7 +16,9 @@ class SessionBanner : public QLabel {
 public:
     explicit SessionBanner(QWidget *parent = nullptr);
     /** The session now (none: hidden); returns the window title that goes with it. */
-    QString describe(const FilterSummary *session, const Profile &profile);
+    /** `role`: the server's role at the last refresh (a standby's replay lag); none before the first. */
+    QString describe(const FilterSummary *session, const Profile &profile,
+                     const std::optional<ServerRole> &role = std::nullopt);
 };
 
 } // namespace bloom

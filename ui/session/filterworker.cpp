@@ -122,6 +122,7 @@ FilterSummary FilterWorker::summary() const
     summary.where = mSpec.describe();
     summary.serverVersion = mDb->serverVersion();
     summary.readOnly = mReadOnly;
+    summary.standby = mDb->inRecovery();
     summary.checkSql = mStore->checkOneSql();
     summary.addSql = mStore->addSql();
     summary.chunkSql = mStore->chunkBitsSql();
@@ -233,8 +234,11 @@ void FilterWorker::refresh(int token, HeatScale scale)
     // and no row is read. Something written: only the rows written since the last read are read
     // (their xmin is newer). The whole table is read every FullReadEverySeconds whatever the counter
     // says, and always after a swap or a reconnect. A change of scale recolours what was read.
+    // On a standby the stats never count a replicated write: the counter is then the replay position,
+    // which moves with every replayed write (of any table), and deletes are seen by counting the rows.
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    auto counter = mStore->writeCounter();
+    ServerRole role;
+    auto counter = mStore->writeCounter(&role);
     if (!counter) {
         report(Operation::Refresh, token, counter.error());
         return;
@@ -244,7 +248,9 @@ void FilterWorker::refresh(int token, HeatScale scale)
     // A deleted row leaves nothing for a read of the changes to find: when the stats count a delete
     // since the last read, the whole fill is read (at once: a filter table has no delete in its normal
     // life, and a missing row makes its names unanswerable).
-    const bool deleted = counter->has_value() && mLastCounter && (*counter)->deletes != mLastCounter->deletes;
+    const bool replay = counter->has_value() && (*counter)->replay;
+    const bool deleted =
+        counter->has_value() && !replay && mLastCounter && (*counter)->deletes != mLastCounter->deletes;
     const bool fullDue =
         !same || deleted || !mLastFullReadAt.isValid() || mLastFullReadAt.secsTo(now) >= FullReadEverySeconds;
     const bool unchanged =
@@ -268,6 +274,7 @@ void FilterWorker::refresh(int token, HeatScale scale)
         r.changedChunks.clear();
         r.nextFullRead = mLast->fill.takenAt.addMSecs(ReadCostFactor * lastCost);
         r.checkedAt = now;
+        r.role = role;
         withRebuildState(r);
         mLastScale = scale;
         emit refreshed(token, r);
@@ -277,13 +284,13 @@ void FilterWorker::refresh(int token, HeatScale scale)
     r.onWorkerThread = QThread::currentThread() != QCoreApplication::instance()->thread();
     // A read of the changes tests every row's header; when the counter says most rows were written it
     // costs more than reading them all (bench_refresh: 1.7x at 100%), so then the whole fill is read.
-    const bool fewWritten = !counter->has_value() || !mLastCounter ||
+    const bool fewWritten = !counter->has_value() || replay || !mLastCounter || mLastCounter->replay ||
                             (*counter)->writes - mLastCounter->writes < qint64(mStore->geometry().chunks() / 4);
     r.incremental = same && !fullDue && fewWritten && !mLast->fill.position.isEmpty();
-    // Without the stats (track_counts off) a read of the changes also counts the rows, the only way it
-    // sees a delete; fewer rows than the last picture had is read again whole.
-    auto fill =
-        r.incremental ? mStore->fillSince(mLast->fill, &r.changedChunks, !counter->has_value()) : mStore->fill();
+    // Without the stats (track_counts off, or a standby) a read of the changes also counts the rows, the
+    // only way it sees a delete; fewer rows than the last picture had is read again whole.
+    auto fill = r.incremental ? mStore->fillSince(mLast->fill, &r.changedChunks, !counter->has_value() || replay)
+                              : mStore->fill();
     if (fill && r.incremental && fill->rowCount >= 0 &&
         fill->rowCount != qint64(mStore->geometry().chunks()) - qint64(fill->damage.missingChunks.size())) {
         r.incremental = false;
@@ -308,6 +315,7 @@ void FilterWorker::refresh(int token, HeatScale scale)
     withRebuildState(r);
     r.checkedAt = r.fill.takenAt;
     r.fullReadAt = mLastFullReadAt;
+    r.role = role;
     mLast = r;
     mMustRead = false;
     mLastCounter = *counter;

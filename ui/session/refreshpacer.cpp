@@ -70,7 +70,9 @@ QString RefreshPacer::describe(const FillResult &r)
     const QString when = QLocale().toString(r.checkedAt.toLocalTime().time(), QLocale::LongFormat);
     const QString taken = QLocale().toString(r.fill.takenAt.toLocalTime().time(), QLocale::LongFormat);
     if (r.unchanged)
-        return tr("checked %1: no write since %2, no row read").arg(when, taken);
+        return (r.role.inRecovery ? tr("checked %1: nothing replayed since %2, no row read")
+                                  : tr("checked %1: no write since %2, no row read"))
+            .arg(when, taken);
     if (r.throttled)
         return tr("checked %1: the table changed; the picture of %2 stands until %3 (the last read took %4 ms: at "
                   "most one every %5 s)")

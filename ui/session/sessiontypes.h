@@ -23,6 +23,7 @@ struct FilterSummary {
     QString where; ///< user@host:port/db (never a password)
     QString serverVersion;
     bool readOnly = true;
+    bool standby = false;      ///< the server was a hot standby (read-only replica) at connect
     QString checkSql;          ///< the SQL a check runs, for "show the SQL"
     QString chunkSql;          ///< what reading one chunk's bits runs ($1 the chunk)
     QString lowerSql;          ///< what lowercasing a non-ASCII name on the server runs
@@ -67,6 +68,9 @@ struct FillResult {
     QDateTime nextFullRead;
     QDateTime checkedAt;  ///< when this refresh ran (== fill.takenAt for a read)
     QDateTime fullReadAt; ///< the last read of every row
+    /** The server's role at this refresh: on a standby, how far its replay is (the picture is the
+     *  primary's as replayed). A primary's is read at no cost (inRecovery false). */
+    ServerRole role;
 };
 
 /** The database steps of the step-through for one name. */
