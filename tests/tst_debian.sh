@@ -70,7 +70,8 @@ grep -q -- '-Wl,-z,now' "$work/build.log" || fail "the build did not link with -
 
 # --- lintian ------------------------------------------------------------------------------------
 t0=$(now)
-lint=$(lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$changes" 2>&1) ||
+# (stderr aside: lintian says there that running as root "is not recommended")
+lint=$(lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$changes" 2>"$work/lintian.err") ||
   fail "lintian --pedantic is not clean:
 $lint"
 step "lintian --pedantic clean in $(( $(now) - t0 ))s${lint:+: $lint}"
