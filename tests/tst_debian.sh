@@ -165,7 +165,8 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 for p in bloomctl bloomscope; do
-  if dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^[ihr]'; then
+  # Installed in any state but "config-files" (c, what a failed earlier run may leave) or "not-installed" (n).
+  if dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^.[^nc]'; then
     step "SKIP the install half: $p is already on this machine ($(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$p")), not ours to remove"
     exit 77
   fi
@@ -225,7 +226,7 @@ $sudo dpkg --purge bloomscope bloomctl >"$work/purge.log" 2>&1 ||
   { cat "$work/purge.log" >&2; fail "dpkg --purge failed"; }
 trap - EXIT
 for p in bloomctl bloomscope; do
-  if dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^[ihrc]'; then
+  if dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^.[^n]'; then
     fail "$p is still known to dpkg after purge: $(dpkg-query -W -f='${db:Status-Abbrev}' "$p")"
   fi
 done
