@@ -204,14 +204,18 @@ step "bloomctl --version, explain, bloomscope --help/--version (offscreen) and t
 # A DBA enables the snapshot timer for a service, as README.systemd says. With systemd running it is
 # enabled (not started: there is no such database); without, systemctl enable still writes the symlink
 # (it only edits /etc), else the symlink is made as systemctl would.
+how="systemctl enable, systemd running"
 if [ -d /run/systemd/system ]; then
   $sudo systemctl enable "$timer" >/dev/null 2>&1 || fail "systemctl enable $timer"
-elif ! $sudo systemctl enable "$timer" >/dev/null 2>&1; then
+elif $sudo systemctl enable "$timer" >/dev/null 2>&1; then
+  how="systemctl enable offline, no systemd running"
+else
+  how="no systemctl: the symlink systemctl would make"
   $sudo mkdir -p "$wants"
   $sudo ln -sf /lib/systemd/system/bloomscope-record@.timer "$wants/$timer"
 fi
 [ -L "$wants/$timer" ] || fail "enabling $timer made no $wants/$timer"
-step "enabled $timer ($( [ -d /run/systemd/system ] && echo 'systemd running' || echo 'no systemd running: symlink only'))"
+step "enabled $timer ($how)"
 
 dangling() { $sudo find /etc/systemd /lib/systemd /usr/lib/systemd -xtype l 2>/dev/null | grep bloomscope || true; }
 
