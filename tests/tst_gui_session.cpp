@@ -130,7 +130,7 @@ private slots:
         QVERIFY(mCluster.createDatabase(QStringLiteral("nofilter")).ok());
         QVERIFY(mCluster
                     .exec(QStringLiteral("postgres"), QStringLiteral("create role dba login password '%1'; grant "
-                                                                     "pg_read_all_data to dba")
+                                                                     "pg_read_all_data, pg_write_all_data to dba")
                                                           .arg(QLatin1String(Password)))
                     .ok());
         mWindow = std::make_unique<MainWindow>();

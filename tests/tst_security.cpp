@@ -191,6 +191,7 @@ private:
         o.geometry = *Geometry::fromCounts(262144, 8192, 7);
         o.files = {mNames.fileName()};
         o.graceSeconds = 0;
+        o.allowSmaller = true; // earlier cases may have swapped a larger filter in
         return Rebuilder(db, o).run();
     }
 
@@ -729,11 +730,12 @@ private slots:
         PgConn c(superDb());
         // The old table and its primary key: distinct names within 63 bytes, cut at a character
         // boundary, neither one of evil's.
-        auto old = c.rows(QStringLiteral("select s.old_table, (select relname from pg_class where oid = "
-                                         "(select conindid from pg_constraint where conrelid = s.old_table_oid and "
-                                         "contype = 'p')), (select relowner::regrole::text from pg_class where oid = "
-                                         "s.old_table_oid) from public.bloomscope_swapped s where s.live_table = $1"),
-                          {table.toUtf8()});
+        auto old =
+            c.rows(QStringLiteral("select s.old_table, (select relname from pg_class where oid = "
+                                  "(select conindid from pg_constraint where conrelid = s.old_table_oid and "
+                                  "contype = 'p')), (select relowner::regrole::text from pg_class where oid = "
+                                  "s.old_table_oid) from bloomscope.bloomscope_swapped s where s.live_table = $1"),
+                   {table.toUtf8()});
         QVERIFY(old.ok());
         QCOMPARE(old->size(), 1);
         const QString oldTable = QString::fromUtf8(old->at(0).at(0)), oldPk = QString::fromUtf8(old->at(0).at(1));
@@ -932,19 +934,21 @@ private slots:
         auto r = rebuild(*db, QStringLiteral("username_filter_banner"));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
         PgConn c(superDb());
-        QVERIFY(c.column(QStringLiteral("update bloomscope.bloomscope_rebuild set new_table = $1, stage = $2 returning 1"),
-                         {marker.toUtf8(), "<img src=x width=4000>"})
-                    .ok());
-        QVERIFY(c.exec(QStringLiteral("create function bloomscope_hostile() returns boolean language plpgsql as $$ "
-                                      "begin raise exception '%1'; end $$; "
-                                      "create table bloomscope.bloomscope_history_real (id bigint, taken_at timestamptz, "
-                                      "filter_table text, chunks bigint, chunk_bits int, k int, set_bits bigint, "
-                                      "estimated_names float8, estimated_fpr float8, fullest_chunk bigint, "
-                                      "fullest_set_bits int, histogram bigint[], cost_ms float8, read_position "
-                                      "xid8); create view bloomscope.bloomscope_history as select * from "
-                                      "bloomscope.bloomscope_history_real where bloomscope_hostile()")
-                           .arg(QString(marker).replace(QLatin1Char('\''), QStringLiteral("''"))))
-                    .ok());
+        QVERIFY(
+            c.column(QStringLiteral("update bloomscope.bloomscope_rebuild set new_table = $1, stage = $2 returning 1"),
+                     {marker.toUtf8(), "<img src=x width=4000>"})
+                .ok());
+        QVERIFY(
+            c.exec(QStringLiteral("create function bloomscope_hostile() returns boolean language plpgsql stable as $$ "
+                                  "begin raise exception '%1'; end $$; "
+                                  "create table bloomscope.bloomscope_history_real (id bigint, taken_at timestamptz, "
+                                  "filter_table text, chunks bigint, chunk_bits int, k int, set_bits bigint, "
+                                  "estimated_names float8, estimated_fpr float8, fullest_chunk bigint, "
+                                  "fullest_set_bits int, histogram bigint[], cost_ms float8, read_position "
+                                  "xid8); create view bloomscope.bloomscope_history as select * from "
+                                  "bloomscope.bloomscope_history_real where bloomscope_hostile()")
+                       .arg(QString(marker).replace(QLatin1Char('\''), QStringLiteral("''"))))
+                .ok());
         QTemporaryFile map;
         QVERIFY(map.open());
         map.write(QStringLiteral("table = users\ncolumn = username\nshard = host=%1 port=%2 dbname='%3'\n")
@@ -975,12 +979,13 @@ private slots:
         const QStringList bad =
             richRenderings(&window, QStringLiteral("<h1")) + richRenderings(&window, QStringLiteral("<img"));
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
-        window.close();
+        // No close(): with a rebuild waiting, closing the window asks first (issue 35); it goes with the scope.
 
-        QVERIFY(c.exec(QStringLiteral("drop view bloomscope.bloomscope_history; drop table bloomscope.bloomscope_history_real; "
-                                      "drop function bloomscope_hostile(); update bloomscope.bloomscope_rebuild set "
-                                      "new_table = "
-                                      "'username_filter_banner', stage = 'ready'"))
+        QVERIFY(c.exec(QStringLiteral(
+                           "drop view bloomscope.bloomscope_history; drop table bloomscope.bloomscope_history_real; "
+                           "drop function bloomscope_hostile(); update bloomscope.bloomscope_rebuild set "
+                           "new_table = "
+                           "'username_filter_banner', stage = 'ready'"))
                     .ok());
         QVERIFY(Rebuilder::abort(*db).ok());
     }
@@ -1346,8 +1351,9 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("estimated_names"), r.err.constData());
         QVERIFY(!r.out.contains("-9223372036854775808"));
-        QVERIFY(
-            c.exec(QStringLiteral("update bloomscope.bloomscope_history set estimated_names = 'NaN', estimated_fpr = 2")).ok());
+        QVERIFY(c.exec(QStringLiteral(
+                           "update bloomscope.bloomscope_history set estimated_names = 'NaN', estimated_fpr = 2"))
+                    .ok());
         r = bloomctl(superDb(), {QStringLiteral("history"), QStringLiteral("--csv")});
         QCOMPARE(r.code, 1);
         r = bloomctl(superDb(), {QStringLiteral("health"), QStringLiteral("--max-snapshot-age"), QStringLiteral("1d")});

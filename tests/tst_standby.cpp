@@ -264,7 +264,7 @@ private slots:
         test::answerNextBox(QMessageBox::Ok);
         w.session()->add({QStringLiteral("from-the-window")});
         QVERIFY(failed.wait(15000));
-        const Error e = failed.first().at(1).value<Error>();
+        const Error e = failed.first().at(2).value<Error>(); // failed(Operation, token, Error, lost)
         QVERIFY2(e.toString().contains(QLatin1String(StandbyWrite)), qPrintable(e.toString()));
     }
 };

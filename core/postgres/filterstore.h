@@ -156,6 +156,9 @@ public:
     bool attached() const { return mAttached; }
     /** The oids of the table and function found by attach(), "table/function". */
     const QString &identity() const { return mIdentity; }
+    /** Whether this session's role may UPDATE the attached table (what the write path's lock needs):
+     *  the window offers admin mode only then. */
+    Result<bool> mayUpdate();
     /** The table's oid found by attach(). */
     quint32 tableOid() const { return mIdentity.section(QLatin1Char('/'), 0, 0).toUInt(); }
     /** Whether the names still lead to the objects attach() found; false after a swap renamed them away. */

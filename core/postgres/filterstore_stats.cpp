@@ -233,6 +233,18 @@ Result<std::optional<FilterStore::WriteCounter>> FilterStore::writeCounter(Serve
     return std::optional<WriteCounter>{WriteCounter{q.value(1).toLongLong() + deletes, deletes}};
 }
 
+Result<bool> FilterStore::mayUpdate()
+{
+    if (auto s = requireAttached(); !s)
+        return s.error();
+    QSqlQuery q(mDb.db());
+    q.prepare(QStringLiteral("select pg_catalog.has_table_privilege(?::pg_catalog.oid, 'UPDATE')"));
+    q.addBindValue(qint64(tableOid()));
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("reading whether this role may update %1").arg(mTable));
+    return q.value(0).toBool();
+}
+
 Result<double> FilterStore::referenceEstimate()
 {
     if (auto s = requireAttached(); !s)

@@ -57,6 +57,7 @@ AdminActions::AdminActions(FilterSession *session, QMainWindow *window, StatusLa
 
 void AdminActions::populate(QMenu *admin, QAction *record)
 {
+    admin->setToolTipsVisible(true); // a disabled admin mode says why
     mAdminAction = admin->addAction(tr("Admin &mode (allow writes)"));
     mAdminAction->setObjectName(QStringLiteral("actionAdminMode"));
     mAdminAction->setCheckable(true);
@@ -89,6 +90,15 @@ void AdminActions::sessionOpened(const FilterSummary &s)
         const QSignalBlocker block(mAdminAction);
         mAdminAction->setChecked(!s.readOnly);
     }
+    // Admin mode is offered only where a write can succeed: not on a standby, not to a role that may
+    // not update the table (the wizard used to open and the write fail at its end). The tooltip says why.
+    const bool writable = !s.standby && s.mayUpdate;
+    mAdminAction->setEnabled(writable || !s.readOnly);
+    mAdminAction->setToolTip(
+        s.standby      ? tr("This server is a standby (read-only replica): connect to the primary to write")
+        : !s.mayUpdate ? tr("Role %1 may not update %2: ask its owner for UPDATE (README \"Privileges\")")
+                             .arg(s.where.section(QLatin1Char('@'), 0, 0), s.ref.table)
+                       : QString());
     mAdmin = !s.readOnly;
     for (QAction *a : mWriteActions)
         a->setEnabled(!s.readOnly);

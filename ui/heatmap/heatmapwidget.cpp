@@ -393,7 +393,8 @@ QString HeatmapLegend::caption() const
 QString HeatmapLegend::tickLabel(quint32 v) const
 {
     const double fill = double(v) / mChunkBits;
-    return tr("%1 bits (%2%)\nchunk FPR %3").arg(v).arg(fill * 100, 0, 'f', 2).arg(std::pow(fill, mK), 0, 'g', 2);
+    const QString bits = v == 1 ? tr("1 bit") : tr("%L1 bits").arg(v);
+    return tr("%1 (%2%)\nchunk FPR %3").arg(bits).arg(fill * 100, 0, 'f', 2).arg(std::pow(fill, mK), 0, 'g', 2);
 }
 
 HeatmapLegend::Layout HeatmapLegend::layoutFor(int width) const

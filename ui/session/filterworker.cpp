@@ -123,6 +123,8 @@ FilterSummary FilterWorker::summary() const
     summary.serverVersion = mDb->serverVersion();
     summary.readOnly = mReadOnly;
     summary.standby = mDb->inRecovery();
+    if (auto may = mStore->mayUpdate())
+        summary.mayUpdate = *may;
     summary.checkSql = mStore->checkOneSql();
     summary.addSql = mStore->addSql();
     summary.chunkSql = mStore->chunkBitsSql();

@@ -24,6 +24,7 @@ struct FilterSummary {
     QString serverVersion;
     bool readOnly = true;
     bool standby = false;      ///< the server was a hot standby (read-only replica) at connect
+    bool mayUpdate = true;     ///< the session's role may UPDATE the table (admin mode can write)
     QString checkSql;          ///< the SQL a check runs, for "show the SQL"
     QString chunkSql;          ///< what reading one chunk's bits runs ($1 the chunk)
     QString lowerSql;          ///< what lowercasing a non-ASCII name on the server runs

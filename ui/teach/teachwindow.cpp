@@ -72,19 +72,22 @@ TeachWindow::TeachWindow(QWidget *parent)
         addAction(a);
         return a;
     };
-    add(file, "actionOpenSession", tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O), [this] { chooseOpen(); });
-    add(file, "actionSaveSession", tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S), [this] { chooseSave(); });
+    add(file, "actionOpenSession", tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O),
+        [this] { chooseOpen(); });
+    add(file, "actionSaveSession", tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S),
+        [this] { chooseSave(); });
     file->addSeparator();
-    add(file, "actionExportSlide", tr("Export a &slide (SVG, PDF)..."), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { chooseSlide(); });
-    add(file, "actionExportLog", tr("Export the &log as a table (CSV)..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-        [this] { chooseLog(); });
+    add(file, "actionExportSlide", tr("Export a &slide (SVG, PDF)..."), QKeySequence(Qt::CTRL | Qt::Key_E),
+        [this] { chooseSlide(); });
+    add(file, "actionExportLog", tr("Export the &log as a table (CSV)..."),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { chooseLog(); });
     add(file, "actionExportPicture", tr("Export the &window (PNG)..."), QKeySequence(), [this] { chooseExport(); });
     file->addSeparator();
     add(file, "actionQuit", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [] { QApplication::quit(); });
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("menuView"));
-    mPresentAction =
-        add(view, "actionPresentation", tr("&Presentation mode"), QKeySequence(Qt::Key_F11), [this] { setPresentation(!mPresentation); });
+    mPresentAction = add(view, "actionPresentation", tr("&Presentation mode"), QKeySequence(Qt::Key_F11),
+                         [this] { setPresentation(!mPresentation); });
     mPresentAction->setCheckable(true);
     auto *leave = new QAction(tr("Leave presentation mode"), this);
     leave->setObjectName(QStringLiteral("actionLeavePresentation"));
@@ -96,8 +99,9 @@ TeachWindow::TeachWindow(QWidget *parent)
     addAction(leave);
     view->addSeparator();
     for (int i = 0; i < mTabs->count(); ++i)
-        add(view, "", mTabs->tabText(i), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), [this, i] { switchTab(i); })
-            ->setObjectName(QStringLiteral("actionTab%1").arg(i + 1));
+        add(view, "", mTabs->tabText(i), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), [this, i] {
+            switchTab(i);
+        })->setObjectName(QStringLiteral("actionTab%1").arg(i + 1));
     // Ctrl+Tab cycles both ways from any tab (QTabWidget's own only while a child of it has the focus).
     add(view, "actionNextTab", tr("Next tab"), QKeySequence(Qt::CTRL | Qt::Key_Tab),
         [this] { switchTab((mTabs->currentIndex() + 1) % mTabs->count()); });
