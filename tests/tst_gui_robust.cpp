@@ -1,5 +1,5 @@
 // Issue 35, as a hurried DBA tried it: a window that never crashes and never shows a stale or made-up
-// answer. Each case is the report's, written before its fix (README "Tests" says how each failed).
+// answer. Each case is the report's, written before its fix (docs/development.md "Tests" says how each failed).
 #include "admin/adminactions.h"
 #include "admin/oldfiltersdialog.h"
 #include "admin/rebuilddialog.h"

@@ -239,7 +239,7 @@ int main(int argc, char **argv)
             return 3;
         }
         if (parser.isSet(shards) && !window.setShardMap(parser.value(shards))) {
-            std::fprintf(stderr, "bloomscope: --shards %s is not a usable shard map (README 'Shards')\n",
+            std::fprintf(stderr, "bloomscope: --shards %s is not a usable shard map (docs/bloomctl.md 'Shards')\n",
                          qPrintable(parser.value(shards)));
             return 2;
         }

@@ -21,7 +21,7 @@ constexpr bool isControlCharacter(char32_t c)
  * One field of line-oriented output (a name, a table name) with every control character escaped, as
  * PostgreSQL's COPY text format does: `\\`, `\t`, `\n`, `\r`, `\xHH` for any other control below
  * U+0100 (ESC is `\x1b`) and `\uHHHH` above. A field so escaped never ends a line or a column, and
- * reads back unambiguously. README "bloomctl", `bloomctl --help`.
+ * reads back unambiguously. docs/bloomctl.md "bloomctl", `bloomctl --help`.
  */
 QString escapeField(QStringView text);
 /** escapeField() of UTF-8 bytes (a name that passed validateName()). */

@@ -86,7 +86,7 @@ inline Error makeError(ErrorKind kind, QString message, QString fix = {})
     return Error{kind, std::move(message), std::move(fix), {}, Error::Retry::No, {}};
 }
 
-/** bloomctl's exit code for an error of `kind` (documented in `bloomctl --help` and the README). */
+/** bloomctl's exit code for an error of `kind` (documented in `bloomctl --help` and docs/bloomctl.md). */
 constexpr int exitCodeFor(ErrorKind kind)
 {
     switch (kind) {

@@ -100,7 +100,7 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
     };
 
     // The names the swap gives what it keeps of the live pair: distinct from every object of the
-    // schema and from each other, within 63 bytes (README "Rebuild and swap").
+    // schema and from each other, within 63 bytes (docs/operations.md "Rebuild and swap").
     OldNames names(db, h.liveTable.schema);
     const QString suffix = QStringLiteral("_old_") + stamp;
     auto oldTable = names.pick(h.liveTable.name, suffix);

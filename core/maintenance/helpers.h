@@ -16,7 +16,7 @@ namespace bloom::maintenance {
  * Bloomscope's helper objects of a filter, quoted, all in one schema, the helper schema. That schema
  * must be one only trusted roles may create in: a role that owns a schema can drop and re-create
  * anything in it, so a security definer function or a DBA's session that used a helper planted there
- * would run that role's code (README "Privileges"). Trusted: the session's role and the roles it is
+ * would run that role's code (docs/operations.md "Privileges"). Trusted: the session's role and the roles it is
  * a member of, the live table's owner, superusers, and the database's owner when it is one of these
  * (pg_database_owner owns `public` in PostgreSQL 15).
  */

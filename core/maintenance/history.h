@@ -43,7 +43,7 @@ public:
     static QString functionSql(const QString &quotedSchema);
     /** Creates bloomscope_record (and the table, when missing) in `store`'s schema, in one transaction;
      *  returns recordCall(). A table a publication would send to subscribers that lack it is refused
-     *  unless `publicationOk` (README "Logical replication"). */
+     *  unless `publicationOk` (docs/operations.md "Logical replication"). */
     static Result<QString> installFunction(Database &db, FilterStore &store, bool publicationOk = false);
     /** The statement that records a thinned snapshot of `store` on the server (what pg_cron runs). */
     static Result<QString> recordCall(Database &db, FilterStore &store);

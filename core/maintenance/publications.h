@@ -1,4 +1,4 @@
-// Logical replication (README "Logical replication"): the publications that carry a table Bloomscope
+// Logical replication (docs/operations.md "Logical replication"): the publications that carry a table Bloomscope
 // creates or swaps to subscribers, the SQL those subscribers run first, and the publication steps of a
 // rebuild and a swap.
 #pragma once

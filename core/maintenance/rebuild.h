@@ -39,7 +39,7 @@ struct RebuildOptions {
     /** A geometry with fewer bits than the live filter's is refused unless this is set. */
     bool allowSmaller = false;
     /** Go on although publications carry the new tables to subscribers: they ran the SQL the refusal
-     *  printed (README "Logical replication"). */
+     *  printed (docs/operations.md "Logical replication"). */
     bool publicationOk = false;
 };
 
@@ -84,10 +84,10 @@ struct RebuildState {
     bool legacy = false;
 };
 
-/** The new filter may hold this share of the live estimate and no less (README "The swap guard"). */
+/** The new filter may hold this share of the live estimate and no less (docs/operations.md "The swap guard"). */
 constexpr double SwapNamesTolerance = 0.98;
 
-/** How a swap is guarded (README "The swap guard"). */
+/** How a swap is guarded (docs/operations.md "The swap guard"). */
 struct SwapOptions {
     FilterRef live;
     /** The new filter may hold fewer names than the live one (the names were really deleted). */
@@ -175,7 +175,7 @@ struct OldPairs {
  * Rebuilds a filter with a new geometry while the live one keeps serving, and swaps it in. While a
  * rebuild runs, the live function also records every name it places in a pending table; names the
  * live filter rules out are dropped, the rest are drained into the new filter before and inside the
- * swap (README "Rebuild and swap").
+ * swap (docs/operations.md "Rebuild and swap").
  */
 class Rebuilder {
 public:

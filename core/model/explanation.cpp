@@ -85,7 +85,7 @@ QString Explanation::toText() const
 {
     QString out;
     const auto line = [&out](const QString &s) { out += s + QLatin1Char('\n'); };
-    // Line-oriented text: the name with its control characters escaped (README "bloomctl").
+    // Line-oriented text: the name with its control characters escaped (docs/bloomctl.md "bloomctl").
     line(QStringLiteral("name        %1").arg(escapeField(name)));
     line(QStringLiteral("lower       %1    (%2)").arg(escapeField(normalized), loweringLabel(lowering)));
     line(QStringLiteral("md5         %1").arg(md5Hex()));

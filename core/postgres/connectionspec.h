@@ -49,7 +49,7 @@ int scrubPasswordsInArgv(int argc, char **argv);
 /**
  * The command line as the process got it, copied before the passwords in argv are scrubbed: the
  * first thing each program's main() makes, so that a password is readable in /proc/PID/cmdline for
- * as short a time as possible (README "Privileges"). The programs read their arguments from here.
+ * as short a time as possible (docs/operations.md "Privileges"). The programs read their arguments from here.
  */
 class ProcessArguments {
 public:

@@ -99,7 +99,7 @@ public:
     Status requirePrimary(const QString &what) const;
 
     /** Whether a pooler stands in between, and its mode: found at open by the port the server listens on
-     *  against the one connected to, then by which backend a second connection gets (README "Poolers"). */
+     *  against the one connected to, then by which backend a second connection gets (docs/operations.md "Real deployments"). */
     Pooling pooling() const { return mPooling; }
     /** "a transaction pool (...)", "a session pool (...)" or empty: for info and the status bar. */
     QString describePooling() const;
@@ -124,7 +124,7 @@ public:
 
     /** The schemas of the connecting role's search_path (current_schemas(false)), read at connect.
      *  The session itself then runs with search_path = pg_catalog, pg_temp: no object another role
-     *  owns can shadow a function or operator Bloomscope calls (README "Privileges"). Behind a
+     *  owns can shadow a function or operator Bloomscope calls (docs/operations.md "Privileges"). Behind a
      *  pooler every transaction sets it locally instead (PgDriver::setPooled()). */
     const QStringList &userSchemas() const { return mUserSchemas; }
 

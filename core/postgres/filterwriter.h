@@ -19,7 +19,7 @@ inline constexpr char RebuildStateName[] = "bloomscope_rebuild";
 inline constexpr char NameRecorderName[] = "bloomscope_record_names";
 
 /** The schema of Bloomscope's helper objects for filters in `schema` when that schema may not be
- *  trusted (README "Privileges"): bloomscope for public, bloomscope_<schema> for any other (cut at a
+ *  trusted (docs/operations.md "Privileges"): bloomscope for public, bloomscope_<schema> for any other (cut at a
  *  character boundary to 63 bytes). */
 QString helperSchemaFor(const QString &schema);
 

@@ -32,7 +32,7 @@ class PgConn {
 public:
     /** The session's search_path. Bloomscope's own sessions never leave it as the server set it:
      *  Pinned for the filter and local clusters, CatalogFirst where a user's query or shard table
-     *  names are resolved (README "Privileges"). AsConfigured is for tests that act as the application. */
+     *  names are resolved (docs/operations.md "Privileges"). AsConfigured is for tests that act as the application. */
     enum class SearchPath { AsConfigured, CatalogFirst, Pinned };
     explicit PgConn(const QString &conninfo, SearchPath path = SearchPath::AsConfigured);
     /** How long an optional connection may take to be usable: connected and answering its first

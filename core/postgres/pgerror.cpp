@@ -115,7 +115,7 @@ QString fixFor(QByteArrayView s, const Failure &f)
                               "mode writes), or default_transaction_read_only is on for this role or database");
     if (s == "42501")
         return QStringLiteral("this role lacks the privilege the message names: ask the object's owner to grant it "
-                              "(README \"Privileges\")");
+                              "(docs/operations.md \"Privileges\")");
     if (s == "55P03")
         return QStringLiteral("another session holds a lock on it (see pg_locks); run it again when that ends");
     if (s == "53100")

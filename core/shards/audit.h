@@ -28,7 +28,7 @@ struct AuditReport {
 class Database;
 /** Keeps the report in bloomscope_audit beside the filter, so the GUI (anywhere) shows the last one. A
  *  new audit table that a publication would send to subscribers lacking it is refused unless
- *  `publicationOk` (README "Logical replication"). */
+ *  `publicationOk` (docs/operations.md "Logical replication"). */
 Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditReport &report,
                    bool publicationOk = false);
 /** The last recorded audit of this filter; an empty optional when none was ever recorded. */
