@@ -10,6 +10,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <thread>
+
 #include <sys/stat.h>
 
 using namespace bloom;
@@ -222,6 +225,44 @@ private slots:
         const auto s = writeFileAtomically(dir.filePath(QStringLiteral("missing")), name, big);
         QVERIFY(!s.ok());
         QCOMPARE(s.error().kind, ErrorKind::Io);
+    }
+
+    /** A reader that keeps opening the file while it is rewritten sees one whole version or the other,
+     *  never a part (node_exporter reads it whenever it is scraped). */
+    void textfileReaderNeverSeesHalfAFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString name = QStringLiteral("bloomscope_app_t.prom");
+        QByteArray a, b;
+        for (int i = 0; i < 40000; ++i) {
+            a += "bloomscope_a{table=\"t\"} 1\n";
+            b += "bloomscope_b{table=\"t\"} 2\n";
+        }
+        QVERIFY(writeFileAtomically(dir.path(), name, a).ok());
+        std::atomic<bool> done{false};
+        std::atomic<int> failures{0};
+        std::thread writer([&] {
+            for (int i = 0; i < 100; ++i)
+                if (!writeFileAtomically(dir.path(), name, i % 2 ? a : b).ok())
+                    ++failures;
+            done = true;
+        });
+        int reads = 0, torn = 0;
+        while (!done) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray got = f.readAll();
+            ++reads;
+            if (got != a && got != b)
+                ++torn;
+        }
+        writer.join();
+        QCOMPARE(failures.load(), 0);
+        QCOMPARE(torn, 0);
+        QVERIFY(reads > 0);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{name});
     }
 };
 
