@@ -293,9 +293,10 @@ Args parseArgs(const QList<QByteArray> &raw)
             a.flags.insert(QStringLiteral("help"));
             continue;
         }
-        // health's -w/-c (monitoring-plugins style): --warning/--critical. Interim until the per-command
-        // option table (branch cli) declares them.
-        if (w == QLatin1String("-w") || w == QLatin1String("-c")) {
+        // health's -w/-c (monitoring-plugins style) after the word health: --warning/--critical. Interim
+        // until the per-command option table (branch cli) declares them; other commands keep them as words.
+        if ((w == QLatin1String("-w") || w == QLatin1String("-c")) &&
+            a.positional.value(0) == QLatin1String("health")) {
             const QString name = w == QLatin1String("-w") ? QStringLiteral("warning") : QStringLiteral("critical");
             if (i + 1 >= argv.size()) {
                 a.error = QStringLiteral("option %1/--%2 needs a value").arg(w, name);
