@@ -1,8 +1,47 @@
 # bash completion for bloomctl (installed as /usr/share/bash-completion/completions/bloomctl)
+
+# A word as the command would get it, for the quoting a connection string takes ('...', "...",
+# backslashes), without running any expansion (bash-completion's dequote would eval it).
+_bloomctl_dequote()
+{
+    local w=$1 out="" c q="" i
+    for ((i = 0; i < ${#w}; i++)); do
+        c=${w:i:1}
+        if [[ $q == "'" ]]; then
+            if [[ $c == "'" ]]; then q=""; else out+=$c; fi
+        elif [[ $q == '"' ]]; then
+            if [[ $c == '"' ]]; then
+                q=""
+            elif [[ $c == '\' && ${w:i+1:1} == [\"\\\$\`] ]]; then
+                out+=${w:i+1:1}
+                ((i++))
+            else
+                out+=$c
+            fi
+        elif [[ $c == "'" || $c == '"' ]]; then
+            q=$c
+        elif [[ $c == '\' ]]; then
+            ((i++))
+            out+=${w:i:1}
+        else
+            out+=$c
+        fi
+    done
+    printf '%s' "$out"
+}
+
 _bloomctl()
 {
     local cur prev words cword
-    _init_completion || return
+    # Words are not split at '=', ':' or '@' (COMP_WORDBREAKS has them): --db service=filt, --db=...,
+    # postgresql://user@host:5432/db and --table=schema.t stay one word each.
+    _init_completion -n =:@ || return
+
+    # --table=T and --into=T: the same tables (readline replaces only what follows the '=').
+    if [[ $cur == --table=* || $cur == --into=* ]]; then
+        prev=${cur%%=*}
+        cur=${cur#*=}
+    fi
 
     local commands="explain init info add check load fill fpr skew chunk rebuild swap drop-old
         signup audit simulate demo delete-user tables health metrics record history"
@@ -11,19 +50,26 @@ _bloomctl()
         --target-fpr --expected-names --into --into-function --grace --abort --exact --no-record
         --allow-fewer-names --accept-uncarried --allow-smaller --audit-sample --jobs --redis --key --bits
         --js --redis-demo --max-fpr --max-chunk-fill --warn-fpr --warn-chunk-fill --max-snapshot-age
-        --since --thin --print-sql --install-function --publication-ok --version --help"
+        --warning --critical --textfile --statement-timeout --since --thin --print-sql --install-function --publication-ok --version --help"
 
     case $prev in
         --table|--into)
             # Filter tables from the server, when --db was given (bloomctl tables reads the catalog).
-            local db="" i
+            local db="" i table
             for ((i = 1; i < cword; i++)); do
-                [[ ${words[i]} == --db ]] && db=${words[i + 1]}
-                [[ ${words[i]} == --db=* ]] && db=${words[i]#--db=}
+                [[ ${words[i]} == --db ]] && db=$(_bloomctl_dequote "${words[i + 1]}")
+                [[ ${words[i]} == --db=* ]] && db=$(_bloomctl_dequote "${words[i]#--db=}")
             done
             if [[ -n $db ]]; then
-                COMPREPLY=($(compgen -W "$(bloomctl --db "$db" tables 2>/dev/null)" -- "$cur"))
+                COMPREPLY=()
+                while IFS= read -r table; do
+                    [[ $table == "$cur"* ]] && COMPREPLY+=("$table")
+                done < <(bloomctl --db "$db" tables 2>/dev/null)
             fi
+            return
+            ;;
+        --textfile)
+            _filedir -d
             return
             ;;
         --file|--shards)
@@ -40,7 +86,8 @@ _bloomctl()
             ;;
         --db|--source|--function|--into-function|--query|--chunks|--chunk-bits|--k|--sample|--generate| \
         --taken-share|--typing-ms|--debounce-ms|--target-fpr|--expected-names|--grace|--audit-sample|--jobs| \
-        --redis|--key|--bits)
+        --redis|--key|--bits|--warning|--critical|-w|-c|--max-fpr|--max-chunk-fill|--warn-fpr|--warn-chunk-fill| \
+        --max-snapshot-age|--since|--statement-timeout)
             return
             ;;
     esac

@@ -5,6 +5,7 @@
 #include "postgres/pgconn.h"
 
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 
 namespace bloom::test {
@@ -65,6 +66,22 @@ inline CtlRun runBloomctl(const QStringList &args, const QByteArray &input = {},
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+/**
+ * Whether the Prometheus text `text` (bloomctl metrics) has a sample of `name` labelled with the server
+ * and database, then `labels` ("table=\"public.username_filter\"" and any after it), and the value
+ * `value` (any value when empty).
+ */
+inline bool hasSample(const QByteArray &text, const QString &name, const QString &labels, const QString &value = {})
+{
+    const QRegularExpression re(
+        QLatin1Char('^') + QRegularExpression::escape(name) +
+            QStringLiteral("\\{server=\"[^\"]+\",database=\"[^\"]+\",") + QRegularExpression::escape(labels) +
+            QStringLiteral("\\} ") +
+            (value.isEmpty() ? QStringLiteral("\\S+$") : QRegularExpression::escape(value) + QLatin1Char('$')),
+        QRegularExpression::MultilineOption);
+    return re.match(QString::fromUtf8(text)).hasMatch();
 }
 
 } // namespace bloom::test

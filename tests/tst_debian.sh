@@ -81,6 +81,7 @@ ctl_files=$(dpkg-deb -c "$ctl_deb" | awk '{print $6}')
 gui_files=$(dpkg-deb -c "$gui_deb" | awk '{print $6}')
 for want in ./usr/bin/bloomctl ./usr/share/man/man1/bloomctl.1.gz ./usr/share/bash-completion/completions/bloomctl \
             ./lib/systemd/system/bloomscope-record@.service ./lib/systemd/system/bloomscope-record@.timer \
+            ./lib/systemd/system/bloomscope-metrics@.service ./lib/systemd/system/bloomscope-metrics@.timer \
             ./usr/share/doc/bloomctl/README.systemd ./usr/share/doc/bloomctl/examples/pg_service.conf \
             ./usr/share/doc/bloomctl/copyright ./usr/share/doc/bloomctl/changelog.gz \
             ./usr/share/doc/bloomctl/bloomctl.md ./usr/share/doc/bloomctl/operations.md; do
@@ -149,12 +150,14 @@ dfv=$(desktop-file-validate "$unpacked/usr/share/applications/org.bloomscope.Blo
 if command -v systemd-analyze >/dev/null; then
   units="$work/units"
   rm -rf "$units" && mkdir -p "$units"
-  sed "s#/usr/bin/bloomctl#$unpacked/usr/bin/bloomctl#" "$unpacked/lib/systemd/system/bloomscope-record@.service" \
-    >"$units/bloomscope-record@check.service"
-  cp "$unpacked/lib/systemd/system/bloomscope-record@.timer" "$units/bloomscope-record@check.timer"
-  sd=$(cd "$units" && systemd-analyze verify --man=no bloomscope-record@check.service bloomscope-record@check.timer 2>&1) ||
-    fail "systemd-analyze verify: $sd"
-  [ -z "$sd" ] || fail "systemd-analyze verify: $sd"
+  for unit in record metrics; do
+    sed "s#/usr/bin/bloomctl#$unpacked/usr/bin/bloomctl#" "$unpacked/lib/systemd/system/bloomscope-$unit@.service" \
+      >"$units/bloomscope-$unit@check.service"
+    cp "$unpacked/lib/systemd/system/bloomscope-$unit@.timer" "$units/bloomscope-$unit@check.timer"
+    sd=$(cd "$units" && systemd-analyze verify --man=no "bloomscope-$unit@check.service" "bloomscope-$unit@check.timer" 2>&1) ||
+      fail "systemd-analyze verify: $sd"
+    [ -z "$sd" ] || fail "systemd-analyze verify: $sd"
+  done
 fi
 
 # --- Install, run, remove, purge ----------------------------------------------------------------

@@ -206,9 +206,11 @@ private slots:
         QVERIFY((*last)->falseNegatives.isEmpty());
         QVERIFY((*last)->probes >= 10000);
         QCOMPARE(bloomctl({QStringLiteral("metrics")}, &out), 0);
-        QVERIFY2(out.contains("bloomscope_audit_false_negatives{table=\"public.username_filter\"} 0\n"),
+        QVERIFY2(test::hasSample(out, QStringLiteral("bloomscope_audit_false_negatives"),
+                                 QStringLiteral("table=\"public.username_filter\""), QStringLiteral("0")),
                  out.constData());
-        QVERIFY(out.contains("bloomscope_audit_sampled_users{table=\"public.username_filter\"} 1500\n"));
+        QVERIFY(test::hasSample(out, QStringLiteral("bloomscope_audit_sampled_users"),
+                                QStringLiteral("table=\"public.username_filter\""), QStringLiteral("1500")));
         // A user created behind the filter's back: the audit raises the alarm with its name.
         PgConn shard(mMap.shards[0].toConninfo());
         QVERIFY(shard.exec(QStringLiteral("insert into users values (999999, 'sneaked-in')")).ok());
@@ -217,7 +219,8 @@ private slots:
         last = lastAudit(**db, QualifiedName{QStringLiteral("public"), QStringLiteral("username_filter")});
         QCOMPARE((*last)->falseNegatives, QList<QByteArray>{"sneaked-in"});
         QCOMPARE(bloomctl({QStringLiteral("metrics")}, &out), 0); // what Prometheus alerts on
-        QVERIFY2(out.contains("bloomscope_audit_false_negatives{table=\"public.username_filter\"} 1\n"),
+        QVERIFY2(test::hasSample(out, QStringLiteral("bloomscope_audit_false_negatives"),
+                                 QStringLiteral("table=\"public.username_filter\""), QStringLiteral("1")),
                  out.constData());
         QVERIFY(shard.exec(QStringLiteral("delete from users where id = 999999")).ok());
     }

@@ -130,13 +130,15 @@ private slots:
 
         auto metrics = test::runBloomctl({QStringLiteral("--db"), standbyDb(), QStringLiteral("metrics")});
         QCOMPARE(metrics.code, 0);
-        QVERIFY2(metrics.out.contains("bloomscope_server_in_recovery{table=\"public.username_filter\"} 1\n"),
+        QVERIFY2(test::hasSample(metrics.out, QStringLiteral("bloomscope_server_in_recovery"),
+                                 QStringLiteral("table=\"public.username_filter\""), QStringLiteral("1")),
                  metrics.out.constData());
         QVERIFY2(metrics.out.contains("bloomscope_replay_lag_seconds{"), metrics.out.constData());
         QVERIFY2(metrics.out.contains("bloomscope_replay_pending_bytes{"), metrics.out.constData());
         QVERIFY2(!metrics.out.contains("bloomscope_filter_dead_tuples"), metrics.out.constData());
         auto primaryMetrics = test::runBloomctl({QStringLiteral("--db"), primaryDb(), QStringLiteral("metrics")});
-        QVERIFY2(primaryMetrics.out.contains("bloomscope_server_in_recovery{table=\"public.username_filter\"} 0\n"),
+        QVERIFY2(test::hasSample(primaryMetrics.out, QStringLiteral("bloomscope_server_in_recovery"),
+                                 QStringLiteral("table=\"public.username_filter\""), QStringLiteral("0")),
                  primaryMetrics.out.constData());
         QVERIFY(!primaryMetrics.out.contains("bloomscope_replay_lag_seconds"));
         QVERIFY(primaryMetrics.out.contains("bloomscope_filter_dead_tuples"));

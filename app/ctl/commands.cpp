@@ -54,13 +54,19 @@ Commands:
   chunk N               the bits of one chunk
   tables                the tables that look like filters (chunk int, bits bit(N)) in the
                         role's schemas, one per line (bash completion uses it)
-  health [--max-fpr P] [--max-chunk-fill F] [--warn-fpr P] [--warn-chunk-fill F]
-         [--max-snapshot-age D]
+  health [-w [METRIC=]RANGE[,...]]... [-c [METRIC=]RANGE[,...]]...
                         a monitoring plugin (Nagios, Icinga): one status line with
-                        performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
-                        CRITICAL at P (0.01) or F (0.5), or when a chunk row is NULL or
-                        missing (named); WARNING at half P, 90% of F, an interrupted
-                        rebuild, or (with D: 2h, 1d) no snapshot recorded in D
+                        performance data; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN
+                        (a bad option too). -w/--warning and -c/--critical take ranges of
+                        the monitoring-plugins guidelines (10, 10:, ~:10, 10:20, @10:20) per
+                        METRIC: fpr, chunk_fill (the fullest chunk's share of set bits),
+                        snapshot_age (seconds, or 90m, 2h, 1d), damaged_chunks, names,
+                        table_size (bytes); a RANGE without METRIC is fpr's. By default
+                        CRITICAL at fpr 0.01, chunk_fill 0.5 or a NULL or missing chunk row
+                        (named), WARNING at half and 90% of those or an interrupted rebuild.
+                        A warning looser than its critical is UNKNOWN. Synonyms: --max-fpr,
+                        --warn-fpr, --max-chunk-fill, --warn-chunk-fill (upper bounds) and
+                        --max-snapshot-age D (warning snapshot_age=D; no snapshot warns)
   record [--thin] [--print-sql] [--install-function] [--publication-ok]
                         record a snapshot of the filter (fill, estimated names and FPR, fullest
                         chunk, a fill histogram) in bloomscope_history beside the table, which
@@ -72,10 +78,13 @@ Commands:
   history [--since WHEN] [--csv]
                         the recorded snapshots, oldest first; WHEN is a time (2026-12-01 or
                         2026-12-01T08:00) or an age (90m, 12h, 7d)
-  metrics [--target-fpr P]
+  metrics [--target-fpr P] [--textfile DIR]
                         the filter's gauges in Prometheus' text format (fill, names, FPR,
                         capacity left to P, fullest chunk, table size, rebuild state, and
-                        bloomscope_damaged_chunks: NULL or missing chunk rows, must be 0)
+                        bloomscope_damaged_chunks: NULL or missing chunk rows, must be 0),
+                        labelled server, database and table; bloomscope_up 0 (and exit 3)
+                        when the server cannot be read. --textfile writes them atomically to
+                        DIR/bloomscope_<database>_<table>.prom for node_exporter instead
   rebuild --into TABLE [--source CONNINFO]... [--query SQL] [--file NAMES]...
           [--chunks N --chunk-bits B --k K | --target-fpr P --expected-names N]
           [--method client|sql] [--grace SECONDS] [--publication-ok]
@@ -249,6 +258,9 @@ Args parseArgs(const QList<QByteArray> &raw)
                                       QStringLiteral("warn-fpr"),
                                       QStringLiteral("warn-chunk-fill"),
                                       QStringLiteral("max-snapshot-age"),
+                                      QStringLiteral("warning"),
+                                      QStringLiteral("critical"),
+                                      QStringLiteral("textfile"),
                                       QStringLiteral("since"),
                                       QStringLiteral("jobs"),
                                       QStringLiteral("statement-timeout")};
@@ -279,6 +291,18 @@ Args parseArgs(const QList<QByteArray> &raw)
         }
         if (w == QLatin1String("-h")) {
             a.flags.insert(QStringLiteral("help"));
+            continue;
+        }
+        // health's -w/-c (monitoring-plugins style) after the word health: --warning/--critical. Interim
+        // until the per-command option table (branch cli) declares them; other commands keep them as words.
+        if ((w == QLatin1String("-w") || w == QLatin1String("-c")) &&
+            a.positional.value(0) == QLatin1String("health")) {
+            const QString name = w == QLatin1String("-w") ? QStringLiteral("warning") : QStringLiteral("critical");
+            if (i + 1 >= argv.size()) {
+                a.error = QStringLiteral("option %1/--%2 needs a value").arg(w, name);
+                return a;
+            }
+            a.options[name].append(argv[++i]);
             continue;
         }
         if (!w.startsWith(QLatin1String("--"))) {
@@ -584,8 +608,15 @@ int run(const QList<QByteArray> &argv)
 {
     Args a = parseArgs(argv);
     Context c(a);
-    if (!a.error.isEmpty())
+    if (!a.error.isEmpty()) {
+        // health is a monitoring plugin: a bad command line is UNKNOWN (exit 3) with its status line.
+        if (a.positional.value(0) == QLatin1String("health") ||
+            (a.positional.isEmpty() && argv.contains(QByteArrayLiteral("health")))) {
+            c.out() << "BLOOMSCOPE UNKNOWN - " << a.error << "\n";
+            return 3;
+        }
         return c.usage(a.error);
+    }
     if (a.flag("help")) {
         c.out() << HelpText;
         return ExitOk;

@@ -6,6 +6,10 @@
 #include "maintenance/history.h"
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
+#include "monitor/plaindecimal.h"
+#include "monitor/serverlabels.h"
+#include "monitor/textfile.h"
+#include "monitor/thresholds.h"
 #include "shards/audit.h"
 
 #include <QElapsedTimer>
@@ -20,10 +24,10 @@ namespace bloom::cli {
 
 namespace {
 
-/** The monitoring-plugin exit codes (Nagios plugin guidelines). */
-enum PluginState : int { PluginOk = 0, PluginWarning = 1, PluginCritical = 2, PluginUnknown = 3 };
-
-const char *const StateNames[] = {"OK", "WARNING", "CRITICAL", "UNKNOWN"};
+using monitor::PluginState;
+using monitor::Range;
+using monitor::Thresholds;
+using Level = monitor::Thresholds::Level;
 
 QString label(const QString &v)
 {
@@ -33,6 +37,81 @@ QString label(const QString &v)
     return out;
 }
 
+/** A ratio endpoint of a range: "0.005", "0.5%", "5e-3". */
+std::optional<double> ratioEndpoint(const QString &text)
+{
+    QString t = text.trimmed();
+    double scale = 1;
+    if (t.endsWith(QLatin1Char('%'))) {
+        t.chop(1);
+        scale = 0.01;
+    }
+    bool ok = false;
+    const double v = t.toDouble(&ok) * scale;
+    return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+/** A duration endpoint: seconds, or 90m, 2h, 1d. */
+std::optional<double> durationEndpoint(const QString &text)
+{
+    const auto s = durationSeconds(text);
+    return s ? std::optional<double>(double(*s)) : std::nullopt;
+}
+
+/** health's metrics, their ranges from -w/-c and the long options, and the defaults. */
+Result<Thresholds> healthThresholds(const Args &a)
+{
+    Thresholds t({{QStringLiteral("fpr"), ratioEndpoint},
+                  {QStringLiteral("chunk_fill"), ratioEndpoint},
+                  {QStringLiteral("snapshot_age"), durationEndpoint},
+                  {QStringLiteral("damaged_chunks"), {}},
+                  {QStringLiteral("names"), {}},
+                  {QStringLiteral("table_size"), {}}},
+                 QStringLiteral("fpr"));
+    // The long forms (upper bounds) first; -w/-c, given after them or not, win.
+    const struct {
+        const char *option;
+        Level level;
+        const char *metric;
+    } rates[] = {{"max-fpr", Level::Critical, "fpr"},
+                 {"warn-fpr", Level::Warning, "fpr"},
+                 {"max-chunk-fill", Level::Critical, "chunk_fill"},
+                 {"warn-chunk-fill", Level::Warning, "chunk_fill"}};
+    for (const auto &r : rates) {
+        if (!a.has(r.option))
+            continue;
+        const auto v = rateOption(a, r.option, std::nullopt);
+        if (!v)
+            return makeError(ErrorKind::Usage,
+                             QStringLiteral("--%1 takes a rate between 0 and 1 (0.01 or 1%), not '%2'")
+                                 .arg(QLatin1String(r.option), a.option(r.option)));
+        t.set(r.level, QLatin1String(r.metric), Range::upTo(*v));
+    }
+    if (a.has("max-snapshot-age")) {
+        const auto age = durationSeconds(a.option("max-snapshot-age"));
+        if (!age)
+            return makeError(ErrorKind::Usage, QStringLiteral("--max-snapshot-age takes an age: 3600, 90m, 2h, 1d"));
+        t.set(Level::Warning, QStringLiteral("snapshot_age"), Range::upTo(double(*age)));
+    }
+    for (const QString &v : a.all("warning"))
+        if (auto s = t.add(Level::Warning, v); !s)
+            return s.error();
+    for (const QString &v : a.all("critical"))
+        if (auto s = t.add(Level::Critical, v); !s)
+            return s.error();
+    // CRITICAL at an FPR of 0.01 and a fullest chunk half full, WARNING at half and 90% of those.
+    t.setDefault(Level::Critical, QStringLiteral("fpr"), Range::upTo(0.01));
+    t.setDefault(Level::Critical, QStringLiteral("chunk_fill"), Range::upTo(0.5));
+    t.setDefault(Level::Critical, QStringLiteral("damaged_chunks"), Range::upTo(0));
+    if (const auto c = t.range(Level::Critical, QStringLiteral("fpr")); c->isUpperBound())
+        t.setDefault(Level::Warning, QStringLiteral("fpr"), Range::upTo(c->end() / 2));
+    if (const auto c = t.range(Level::Critical, QStringLiteral("chunk_fill")); c->isUpperBound())
+        t.setDefault(Level::Warning, QStringLiteral("chunk_fill"), Range::upTo(c->end() * 0.9));
+    if (auto s = t.checkOrder(); !s)
+        return s.error();
+    return t;
+}
+
 } // namespace
 
 int cmdHealth(Context &c)
@@ -40,19 +119,12 @@ int cmdHealth(Context &c)
     // One status line and the plugin exit code; anything that keeps the check from running is UNKNOWN.
     const auto unknown = [&c](const QString &why) {
         c.out() << "BLOOMSCOPE UNKNOWN - " << why.simplified() << "\n"; // one line, as a plugin's first line is
-        return int(PluginUnknown);
+        return int(PluginState::Unknown);
     };
-    const auto maxFpr = rateOption(c.args(), "max-fpr", 0.01);
-    const auto maxFill = rateOption(c.args(), "max-chunk-fill", 0.5);
-    if (!maxFpr || !maxFill)
-        return unknown(QStringLiteral("--max-fpr and --max-chunk-fill take a rate between 0 and 1 (0.01 or 1%)"));
-    const auto warnFpr = rateOption(c.args(), "warn-fpr", *maxFpr / 2);
-    const auto warnFill = rateOption(c.args(), "warn-chunk-fill", *maxFill * 0.9);
-    if (!warnFpr || !warnFill)
-        return unknown(QStringLiteral("--warn-fpr and --warn-chunk-fill take a rate between 0 and 1"));
-    const auto maxAge = durationSeconds(c.args().option("max-snapshot-age", QStringLiteral("1d")));
-    if (!maxAge)
-        return unknown(QStringLiteral("--max-snapshot-age takes an age: 3600, 90m, 2h, 1d"));
+    auto thresholds = healthThresholds(c.args());
+    if (!thresholds)
+        return unknown(thresholds.error().message);
+    const Thresholds &t = *thresholds;
     auto reading = readFilter(c);
     if (!reading)
         return unknown(reading.error().message);
@@ -62,55 +134,60 @@ int cmdHealth(Context &c)
     const double fprNow = fill->estimatedFpr();
     const double fullest = double(fill->maxSetBits()) / s->geometry().chunkBits();
     const double names = fill->estimatedNames();
-    const double capacity = fpr::capacity(s->geometry(), *maxFpr);
-    int state = PluginOk;
+    const auto fprCritical = t.range(Level::Critical, QStringLiteral("fpr"));
+    const double capacityAt = fprCritical->isUpperBound() && fprCritical->end() > 0 ? fprCritical->end() : 0.01;
+    const double capacity = fpr::capacity(s->geometry(), capacityAt);
+    PluginState state = PluginState::Ok;
     QStringList why;
-    const auto raise = [&state](int to) { state = qMax(state, to); };
+    // Judges one metric; on an alert, `what` and the range it crossed go into the status line.
+    const auto judge = [&t, &state, &why](const QString &metric, double value, const QString &what,
+                                          const QString &unit = {}, double scale = 1) {
+        const PluginState got = t.judge(metric, value);
+        if (got == PluginState::Ok)
+            return got;
+        state = qMax(state, got);
+        const Level level = got == PluginState::Critical ? Level::Critical : Level::Warning;
+        if (!what.isEmpty())
+            why << what + QLatin1Char(' ') + t.range(level, metric)->describeAlert(unit, scale);
+        return got;
+    };
     // A NULL or missing chunk row first: its names are neither free nor maybe. The figures below count
     // such chunks as empty, so they are lower bounds: a threshold they cross is crossed all the same.
     const ChunkDamage &damage = fill->damage;
-    if (!damage.empty()) {
-        raise(PluginCritical);
+    if (judge(QStringLiteral("damaged_chunks"), double(damage.count()), {}) != PluginState::Ok) {
         const Error e = s->damageError(damage);
         why << e.message + QStringLiteral("; fix: ") + e.fix;
     }
-    if (fprNow >= *maxFpr) {
-        raise(PluginCritical);
-        why << QStringLiteral("estimated FPR %1 over %2").arg(fprNow, 0, 'g', 3).arg(*maxFpr, 0, 'g', 3);
-    } else if (fprNow >= *warnFpr) {
-        raise(PluginWarning);
-        why << QStringLiteral("estimated FPR %1 over %2").arg(fprNow, 0, 'g', 3).arg(*warnFpr, 0, 'g', 3);
-    }
-    if (fullest >= *maxFill) {
-        raise(PluginCritical);
-        why << QStringLiteral("fullest chunk %1% over %2%")
-                   .arg(fullest * 100, 0, 'f', 1)
-                   .arg(*maxFill * 100, 0, 'g', 3);
-    } else if (fullest >= *warnFill) {
-        raise(PluginWarning);
-        why << QStringLiteral("fullest chunk %1% over %2%")
-                   .arg(fullest * 100, 0, 'f', 1)
-                   .arg(*warnFill * 100, 0, 'g', 3);
-    }
+    judge(QStringLiteral("fpr"), fprNow, QStringLiteral("estimated FPR %1").arg(fprNow, 0, 'g', 3));
+    judge(QStringLiteral("chunk_fill"), fullest, QStringLiteral("fullest chunk %1%").arg(fullest * 100, 0, 'f', 1),
+          QStringLiteral("%"), 100);
+    judge(QStringLiteral("names"), std::round(names), QStringLiteral("about %1 names").arg(qRound64(names)));
+    judge(QStringLiteral("table_size"), double(reading->health.totalBytes),
+          QStringLiteral("table size %1 bytes").arg(reading->health.totalBytes), QStringLiteral(" bytes"));
     if (rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready")) {
-        raise(PluginWarning);
+        state = qMax(state, PluginState::Warning);
         why << QStringLiteral("rebuild into %1 interrupted (%2 names pending): finish it with swap or undo it with "
                               "rebuild --abort")
                    .arg(rebuild->newTable)
                    .arg(rebuild->pending);
     }
-    if (c.args().has("max-snapshot-age")) {
-        auto newest = History::newest(**c.database(), *s);
-        if (!newest)
-            return unknown(newest.error().message);
-        const qint64 age = *newest ? (*newest)->takenAt.secsTo(QDateTime::currentDateTimeUtc()) : -1;
-        if (age < 0 || age > *maxAge) {
-            raise(PluginWarning);
-            why << (age < 0 ? QStringLiteral("no snapshot recorded (bloomctl record)")
-                            : QStringLiteral("last snapshot %1 s old, over %2 s: is the recording schedule running?")
-                                  .arg(age)
-                                  .arg(*maxAge));
-        }
+    // The newest snapshot's age: judged when it has a range, in the performance data whenever it is known.
+    std::optional<qint64> age;
+    const bool judgeAge = t.has(QStringLiteral("snapshot_age"));
+    auto newest = History::newest(**c.database(), *s);
+    if (!newest && judgeAge)
+        return unknown(newest.error().message);
+    if (newest && *newest)
+        age = qMax<qint64>(0, (*newest)->takenAt.secsTo(QDateTime::currentDateTimeUtc()));
+    if (judgeAge && !age) {
+        // No snapshot is as old as can be: the worst level given for it.
+        state = qMax(state, t.range(Level::Critical, QStringLiteral("snapshot_age")) ? PluginState::Critical
+                                                                                     : PluginState::Warning);
+        why << QStringLiteral("no snapshot recorded (bloomctl record)");
+    } else if (judgeAge &&
+               judge(QStringLiteral("snapshot_age"), double(*age), QStringLiteral("last snapshot %1 s old,").arg(*age),
+                     QStringLiteral(" s")) != PluginState::Ok) {
+        why.last() += QStringLiteral(": is the recording schedule running?");
     }
     const QString summary = QStringLiteral("%1: estimated FPR %2, about %3 names (%4% of the capacity at %5), "
                                            "fullest chunk %6%")
@@ -118,23 +195,29 @@ int cmdHealth(Context &c)
                                 .arg(fprNow, 0, 'g', 3)
                                 .arg(qRound64(names))
                                 .arg(capacity > 0 ? names / capacity * 100 : 0, 0, 'g', 3)
-                                .arg(*maxFpr, 0, 'g', 3)
+                                .arg(capacityAt, 0, 'g', 3)
                                 .arg(fullest * 100, 0, 'f', 2);
-    // Performance data after the '|', in the plugin format: label=value;warn;crit;min;max (a critical
-    // range of 0 alerts above 0). The fill's figures are left out of a damaged filter's: not graphed wrong.
-    QString perf = damage.empty() ? QStringLiteral("fpr=%1;%2;%3;0;1 fullest_chunk_fill=%4;%5;%6;0;1 names=%7;;;0; ")
-                                        .arg(fprNow, 0, 'g', 6)
-                                        .arg(*warnFpr, 0, 'g', 6)
-                                        .arg(*maxFpr, 0, 'g', 6)
-                                        .arg(fullest, 0, 'g', 6)
-                                        .arg(*warnFill, 0, 'g', 6)
-                                        .arg(*maxFill, 0, 'g', 6)
-                                        .arg(qRound64(names))
-                                  : QString();
-    perf += QStringLiteral("damaged_chunks=%1;;0;0;").arg(damage.count());
-    c.out() << "BLOOMSCOPE " << StateNames[state] << " - " << (why.isEmpty() ? summary : why.join(QStringLiteral("; ")))
-            << " | " << perf << "\n";
-    return state;
+    // Performance data after the '|', as the guidelines define them: label=value[UOM];warn;crit;min;max,
+    // plain decimals, the ranges in their own syntax. The fill's figures are left out of a damaged
+    // filter's: not graphed wrong.
+    const auto datum = [&t](const QString &metric, double value, const QString &uom, std::optional<double> max,
+                            int significant = 6) {
+        return monitor::perfDatum(metric, value, uom, t.perfText(Level::Warning, metric),
+                                  t.perfText(Level::Critical, metric), 0.0, max, significant);
+    };
+    QStringList perf;
+    if (damage.empty())
+        perf << datum(QStringLiteral("fpr"), fprNow, {}, 1.0) << datum(QStringLiteral("chunk_fill"), fullest, {}, 1.0)
+             << datum(QStringLiteral("names"), std::round(names), {}, std::nullopt, 17);
+    perf << datum(QStringLiteral("table_size"), double(reading->health.totalBytes), QStringLiteral("B"), std::nullopt,
+                  17);
+    if (age)
+        perf << datum(QStringLiteral("snapshot_age"), double(*age), QStringLiteral("s"), std::nullopt, 17);
+    perf << datum(QStringLiteral("damaged_chunks"), double(damage.count()), {}, std::nullopt, 17);
+    c.out() << "BLOOMSCOPE " << monitor::stateName(state) << " - "
+            << (why.isEmpty() ? summary : why.join(QStringLiteral("; "))) << " | " << perf.join(QLatin1Char(' '))
+            << "\n";
+    return int(state);
 }
 
 int cmdMetrics(Context &c)
@@ -144,26 +227,57 @@ int cmdMetrics(Context &c)
     const auto target = rateOption(c.args(), "target-fpr", 0.01);
     if (!target)
         return c.usage(QStringLiteral("--target-fpr takes a rate between 0 and 1 (0.01 or 1%)"));
+    // The file node_exporter's textfile collector reads: named after --table as given, so that a scrape
+    // that cannot reach the server replaces the same file (with bloomscope_up 0).
+    const QString givenTable = c.args().option("table", FilterRef{}.table);
+    const auto publish = [&c, &givenTable](const QString &text, const monitor::ServerLabels &where) {
+        if (!c.args().has("textfile")) {
+            c.out() << text;
+            return Status(Done{});
+        }
+        return monitor::writeFileAtomically(c.args().option("textfile"),
+                                            monitor::textfileName(where.database, givenTable), text.toUtf8());
+    };
     auto reading = readFilter(c);
-    if (!reading)
+    if (!reading) {
+        // Down (or the filter unreadable): bloomscope_up 0 for the alert, the error on stderr, and its exit code.
+        const ErrorKind k = reading.error().kind;
+        const bool connected = k != ErrorKind::Connection && k != ErrorKind::Authentication &&
+                               k != ErrorKind::MissingDatabase && k != ErrorKind::Encoding;
+        const monitor::ServerLabels where = connected && c.database() ? monitor::serverLabels((*c.database())->pgconn())
+                                                                      : monitor::serverLabels(c.args().option("db"));
+        const QString text = QStringLiteral("# HELP bloomscope_up 1 when the filter was read, 0 when the server or "
+                                            "the filter could not be (the reason is on bloomctl's stderr).\n"
+                                            "# TYPE bloomscope_up gauge\n"
+                                            "bloomscope_up{server=\"%1\",database=\"%2\",table=\"%3\"} 0\n")
+                                 .arg(label(where.server), label(where.database), label(givenTable));
+        if (auto w = publish(text, where); !w)
+            c.fail(w.error());
         return c.fail(reading.error());
+    }
     FilterStore *s = reading->store;
     const FillSnapshot *fill = &reading->fill;
     const TableHealth *health = &reading->health;
     const RebuildState *rebuild = &reading->rebuild;
     const Geometry &g = s->geometry();
-    const QString labels = QStringLiteral("table=\"%1\"").arg(label(s->tableText()));
+    const monitor::ServerLabels where = monitor::serverLabels((*c.database())->pgconn());
+    const QString labels = QStringLiteral("server=\"%1\",database=\"%2\",table=\"%3\"")
+                               .arg(label(where.server), label(where.database), label(s->tableText()));
     QString out;
     const auto metric = [&out, &labels](const char *name, const char *type, const char *help, double value,
                                         const QString &extra = {}) {
         out += QStringLiteral("# HELP %1 %2\n# TYPE %1 %3\n%1{%4%5} %6\n")
                    .arg(QLatin1String(name), QLatin1String(help), QLatin1String(type), labels,
                         extra.isEmpty() ? QString() : QLatin1Char(',') + extra)
-                   .arg(value, 0, 'g', 12);
+                   .arg(value, 0, 'g', 15);
     };
     const double names = fill->estimatedNames();
     const double capacity = fpr::capacity(g, *target);
     const QString targetLabel = QStringLiteral("target_fpr=\"%1\"").arg(*target, 0, 'g', 6);
+    metric("bloomscope_up", "gauge",
+           "1 when the filter was read, 0 when the server or the filter could not be (the reason is on "
+           "bloomctl's stderr).",
+           1);
     metric("bloomscope_filter_chunks", "gauge", "Rows (chunks) of the filter table.", g.chunks());
     metric("bloomscope_filter_chunk_positions", "gauge", "Bit positions in one chunk.", g.chunkBits());
     metric("bloomscope_filter_hash_functions", "gauge", "Bits a name sets (k).", g.k());
@@ -190,7 +304,7 @@ int cmdMetrics(Context &c)
                double(fill->maxSetBits()) / g.chunkBits());
         metric("bloomscope_filter_estimated_names", "gauge", "Names the fill implies (estimated from each chunk).",
                std::round(names));
-        metric("bloomscope_filter_estimated_fpr", "gauge",
+        metric("bloomscope_filter_estimated_fpr_ratio", "gauge",
                "False-positive rate estimated from the fill (the reference's "
                "avg(power(bit_count(bits)/B, k))).",
                fill->estimatedFpr());
@@ -228,14 +342,14 @@ int cmdMetrics(Context &c)
            rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready") ? 1 : 0);
     metric("bloomscope_rebuild_pending_names", "gauge", "Names recorded for the rebuilt filter, not yet drained.",
            rebuild->exists ? double(rebuild->pending) : 0);
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    const auto age = [&now](const QDateTime &at) { return double(at.msecsTo(now)) / 1000; };
+    // Events as Unix times (alert on time() - x), as Prometheus' own *_timestamp_seconds are.
+    const auto unixTime = [](const QDateTime &at) { return double(at.toMSecsSinceEpoch()) / 1000; };
     if (auto newest = History::newest(**c.database(), *s); newest && *newest)
-        metric("bloomscope_snapshot_age_seconds", "gauge", "Age of the newest snapshot in bloomscope_history.",
-               age((*newest)->takenAt));
+        metric("bloomscope_last_snapshot_timestamp_seconds", "gauge",
+               "Unix time of the newest snapshot in bloomscope_history.", unixTime((*newest)->takenAt));
     if (auto swapped = Rebuilder::lastSwap(**c.database(), s->ref()); swapped && *swapped)
-        metric("bloomscope_last_swap_age_seconds", "gauge",
-               "Time since a rebuilt filter was last swapped in (bloomscope_swapped).", age(**swapped));
+        metric("bloomscope_last_swap_timestamp_seconds", "gauge",
+               "Unix time a rebuilt filter was last swapped in (bloomscope_swapped).", unixTime(**swapped));
     // The last audit (bloomctl audit, the GUI's Shards view): real users the filter called free must be 0.
     if (auto audit = lastAudit(**c.database(), s->tableName()); audit && *audit) {
         const AuditReport &a = **audit;
@@ -244,13 +358,14 @@ int cmdMetrics(Context &c)
                double(a.falseNegatives.size()));
         metric("bloomscope_audit_sampled_users", "gauge", "Real users the last audit sampled from the shards.",
                double(a.sampled));
-        metric("bloomscope_audit_measured_fpr", "gauge",
+        metric("bloomscope_audit_measured_fpr_ratio", "gauge",
                "False-positive rate the last audit measured on names never added.", a.measured);
-        metric("bloomscope_audit_age_seconds", "gauge", "Age of the last audit in bloomscope_audit.", age(a.at));
+        metric("bloomscope_last_audit_timestamp_seconds", "gauge", "Unix time of the last audit in bloomscope_audit.",
+               unixTime(a.at));
     }
     metric("bloomscope_scrape_duration_seconds", "gauge", "What this scrape took.", double(t.nsecsElapsed()) / 1e9);
-    out += QStringLiteral("# EOF\n");
-    c.out() << out;
+    if (auto w = publish(out, where); !w)
+        return c.fail(w.error());
     return ExitOk;
 }
 

@@ -573,7 +573,7 @@ Result<OldPairs> Rebuilder::oldPairs(Database &db, const FilterRef &liveRef)
     if (ids.isEmpty())
         return out;
     // The records stay, marked dropped: when the filter was last rebuilt is what monitoring asks
-    // (metrics' bloomscope_last_swap_age_seconds).
+    // (metrics' bloomscope_last_swap_timestamp_seconds).
     if (!hasDropped)
         out.sql += QStringLiteral("alter table %1 add column dropped_at timestamptz;\n").arg(h->swapped);
     out.sql += QStringLiteral("update %1 set dropped_at = now() where id in (%2);\n")

@@ -150,7 +150,7 @@ void OldFiltersDialog::present(const Result<OldPairs> &r)
                               .arg(mLive.table, QLocale().formattedDataSize(r->bytes())) +
                           QLatin1Char(' ') +
                           tr("Dropping frees that space; the records stay in bloomscope_swapped, marked dropped "
-                             "(metrics' last swap age reads them)."));
+                             "(metrics' last swap timestamp reads them)."));
     if (!r->rebuilding.isEmpty())
         mSummary->setText(
             mSummary->text() + QLatin1Char(' ') +
