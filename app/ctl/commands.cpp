@@ -52,6 +52,8 @@ Context::Context(Args args)
 
 void Context::progress(const QString &line)
 {
+    if (json())
+        return; // a terminal's progress line is not JSON
     mErr.flush();
     mErrDevice.writeRaw("\r");
     mErr << line;
@@ -222,9 +224,9 @@ void Context::warn(const QString &text)
 void Context::note(const QString &text, const QString &prefix)
 {
     if (json())
-        errJson({{QStringLiteral("note"), QJsonObject{{QStringLiteral("message"), text}}}});
+        errJson({{QStringLiteral("note"), QJsonObject{{QStringLiteral("message"), text.trimmed()}}}});
     else
-        mErr << prefix << text << "\n";
+        mErr << prefix << text << (text.endsWith(QLatin1Char('\n')) ? "" : "\n");
 }
 
 void Context::reject(const QJsonObject &detail, const QString &text)
@@ -405,6 +407,8 @@ int run(const QList<QByteArray> &argv)
             if (auto n = QualifiedName::parse(v, QStringLiteral("--") + QLatin1String(option)); !n)
                 return c.fail(n.error());
     if (a.positional.isEmpty()) {
+        if (c.json())
+            return c.usage(QStringLiteral("no command given"));
         c.err() << overviewHelp();
         return ExitUsage;
     }
