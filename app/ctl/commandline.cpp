@@ -230,7 +230,7 @@ const char *const Intro = R"(Reads and manages a blocked Bloom filter stored in 
 database name; without --db, libpq's PG* environment variables, ~/.pgpass and
 ~/.pg_service.conf apply. Passwords belong in ~/.pgpass or a service file: bloomctl never
 prints one. Sessions are named bloomscope (application_name) unless PGAPPNAME or --db says
-otherwise.
+otherwise. bloomctl help COMMAND (or COMMAND --help) says a command's options.
 )";
 
 const char *const RedisText =
@@ -521,9 +521,9 @@ Args parseArgs(const QList<QByteArray> &raw)
 
 QString overviewHelp()
 {
-    QString out =
-        QStringLiteral("Usage: bloomctl [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGUMENTS]\n"
-                       "       bloomctl help COMMAND   (or bloomctl COMMAND --help): a command's options\n\n");
+    QString out = QStringLiteral("Usage: bloomctl [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGUMENTS]\n"
+                                 "  or:  bloomctl help COMMAND\n"
+                                 "  or:  bloomctl COMMAND --help\n\n");
     out += QLatin1String(Intro);
     out += QStringLiteral("\nCommands:\n");
     for (const CommandSpec &c : Commands) {
