@@ -287,7 +287,10 @@ private slots:
         // The options it declares are accepted.
         const Run ok = db({QStringLiteral("health"), QStringLiteral("--max-fpr"), QStringLiteral("1%")});
         QVERIFY2(ok.code == 0 || ok.code == 1, ok.out.constData());
-        QCOMPARE(db({QStringLiteral("health"), QStringLiteral("--help")}).code, 0);
+        const Run help = db({QStringLiteral("health"), QStringLiteral("--help")});
+        QCOMPARE(help.code, 0);
+        QVERIFY(help.out.contains("  -w, --warning RANGE..."));
+        QVERIFY(help.out.contains("  -c, --critical RANGE..."));
     }
 
     // ---- --json: every line on stderr is JSON
