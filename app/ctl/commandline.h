@@ -33,6 +33,15 @@ const QList<OptionSpec> &globalOptions();
 const QList<CommandSpec> &commandTable();
 const CommandSpec *findCommand(const QString &name);
 
+/** The overview's fixed paragraphs, beside the table (commandtable.cpp). */
+struct HelpTexts {
+    const char *intro;     ///< what bloomctl is, CONNINFO, passwords
+    const char *redis;     ///< the Redis bitmap filter's command lines
+    const char *rules;     ///< how options parse, names, --json on stderr, output escaping
+    const char *exitCodes; ///< the exit codes
+};
+const HelpTexts &helpTexts();
+
 /** Parses the arguments as given to the process (without the program name) against the table: an option
  *  the command does not declare, an unknown short option or command, a missing value are errors (exit 2). */
 Args parseArgs(const QList<QByteArray> &argv);
