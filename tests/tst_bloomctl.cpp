@@ -132,6 +132,21 @@ private slots:
         const QJsonArray bad = o.value(QLatin1String("bad_lines")).toArray();
         QCOMPARE(bad.size(), 2);
         QCOMPARE(bad[0].toObject().value(QLatin1String("line")).toInt(), 50001);
+        // Under --json the bad lines are JSON objects on stderr, one a line.
+        const QList<QByteArray> errLines = r.err.trimmed().split('\n');
+        QCOMPARE(errLines.size(), 2);
+        const QJsonObject first =
+            QJsonDocument::fromJson(errLines[0]).object().value(QLatin1String("rejected")).toObject();
+        QCOMPARE(first.value(QLatin1String("line")).toInt(), 50001);
+        QCOMPARE(first.value(QLatin1String("message")).toString(), QStringLiteral("the name is not valid UTF-8"));
+        QCOMPARE(QJsonDocument::fromJson(errLines[1])
+                     .object()
+                     .value(QLatin1String("rejected"))
+                     .toObject()
+                     .value(QLatin1String("message")),
+                 QStringLiteral("the name is empty"));
+        r = bloomctl({QStringLiteral("load"), f.fileName()}); // and as text without it
+        QCOMPARE(r.code, 5);
         QVERIFY(r.err.contains("line 50001: the name is not valid UTF-8"));
         QVERIFY(r.err.contains("line 50002: the name is empty"));
         r = bloomctl({QStringLiteral("check"), QStringLiteral("loaded0"), QStringLiteral("loaded49999"),
@@ -568,8 +583,9 @@ private slots:
         const QJsonArray positions = json(r).toObject().value(QLatin1String("positions")).toArray();
         for (int b : {619, 1835, 3259, 3422, 5396, 5977, 6900})
             QVERIFY(positions.contains(b));
-        r = bloomctl({QStringLiteral("chunk"), QStringLiteral("131072")});
-        QCOMPARE(r.code, 5);
+        r = bloomctl({QStringLiteral("chunk"), QStringLiteral("131072")}); // one past the last: a usage error
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("0 to 131071"));
         r = bloomctl({QStringLiteral("explain"), QStringLiteral("ada")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("verdict:           maybe taken"));

@@ -359,7 +359,7 @@ private slots:
         QVERIFY2(code == 0, err.constData());
         QVERIFY2(out.contains("\"batches\": 16"), out.constData());
         QVERIFY2(out.contains("\"connections\": 2"), out.constData());
-        QVERIFY2(!err.contains("note:"), err.constData());
+        QVERIFY2(!err.contains("\"note\""), err.constData()); // --json: notes are {"note": ...} lines
         QCOMPARE(appFree(batch1), 0);
         QCOMPARE(appFree(mUsers), 0);
         const qint64 afterDba = heapPages();
@@ -382,7 +382,7 @@ private slots:
         std::tie(code, out, err) = load(QStringLiteral("app"), batch2);
         QVERIFY2(code == 0, err.constData());
         QVERIFY2(out.contains("\"vacuum_refused\": true"), out.constData());
-        QVERIFY2(err.contains("note: the load rewrote"), err.constData());
+        QVERIFY2(err.contains("{\"note\":{\"message\":\"the load rewrote"), err.constData());
         QCOMPARE(appFree(batch2), 0);
         QCOMPARE(appFree(batch1), 0);
         qInfo("heap pages: %lld before, %lld after the DBA's load, %lld after the application's", before, afterDba,
@@ -408,7 +408,8 @@ private slots:
         QVERIFY2(p.exitCode() == 0, err.constData());
         QVERIFY2(out.contains("\"connections\": 1"), out.constData());
         QVERIFY2(out.contains("\"batches\": 16"), out.constData());
-        QVERIFY2(err.contains("note: the load's steps were written on 1 connection(s): connection 2 was refused"),
+        QVERIFY2(err.contains("{\"note\":{\"message\":\"the load's steps were written on 1 connection(s): connection 2 "
+                              "was refused"),
                  err.constData());
         QVERIFY2(err.contains("too many connections for role"), err.constData());
         QCOMPARE(appFree(names), 0);

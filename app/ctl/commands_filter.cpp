@@ -205,7 +205,7 @@ int cmdInfo(Context &c)
           << "function still records every name it places (" << st->pending << " pending).\n"
           << "                Finish it with 'bloomctl swap " << newTable << "' if it is ready, or undo it with "
           << "'bloomctl rebuild --abort'\n";
-        c.err() << "bloomctl: warning: an interrupted rebuild into " << newTable << " is still recording names\n";
+        c.warn(QStringLiteral("an interrupted rebuild into %1 is still recording names").arg(newTable));
     } else if (st->exists)
         o << "rebuild         running into " << newTable << ", stage " << stage << ", started "
           << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
@@ -389,11 +389,14 @@ int cmdChunk(Context &c)
     bool ok = false;
     const qint64 n = c.args().positional[1].toLongLong(&ok);
     if (!ok || n < 0)
-        return c.fail(
-            makeError(ErrorKind::BadInput, QStringLiteral("'%1' is not a chunk number").arg(c.args().positional[1])));
+        return c.usage(QStringLiteral("'%1' is not a chunk number").arg(c.args().positional[1]));
     auto store = c.store();
     if (!store)
         return c.fail(store.error());
+    if (n >= qint64((*store)->geometry().chunks()))
+        return c.usage(QStringLiteral("chunk %1 is out of range: the filter's chunks are 0 to %2")
+                           .arg(n)
+                           .arg(qint64((*store)->geometry().chunks()) - 1));
     auto bits = (*store)->chunkBits(quint32(qMin<qint64>(n, 0xFFFFFFFF)));
     if (!bits)
         return c.fail(bits.error());

@@ -310,7 +310,7 @@ int cmdMetrics(Context &c)
                fill->estimatedFpr());
     } else {
         const Error e = s->damageError(damage);
-        c.err() << "bloomctl: warning: " << e.toString() << "\n";
+        c.warn(e.toString());
     }
     metric("bloomscope_filter_capacity_names", "gauge", "Names the filter holds at the target FPR (blocked model).",
            std::round(capacity), targetLabel);
@@ -429,15 +429,22 @@ int cmdRecord(Context &c)
         auto sql = History::createSqlFor(db, **store);
         if (!sql)
             return c.fail(sql.error());
-        c.out() << *sql << '\n';
+        QJsonObject json{{QStringLiteral("sql"), *sql}};
+        if (!c.json())
+            c.out() << *sql << '\n';
         if (function) {
             auto call = History::recordCall(db, **store);
             if (!call)
                 return c.fail(call.error());
-            c.out() << '\n'
-                    << History::functionSql((*store)->quotedSchema())
-                    << "\n-- pg_cron: " << cronSchedule(db, **store, *call) << '\n';
+            json.insert(QStringLiteral("function_sql"), History::functionSql((*store)->quotedSchema()));
+            json.insert(QStringLiteral("pg_cron"), cronSchedule(db, **store, *call));
+            if (!c.json())
+                c.out() << '\n'
+                        << History::functionSql((*store)->quotedSchema())
+                        << "\n-- pg_cron: " << cronSchedule(db, **store, *call) << '\n';
         }
+        if (c.json())
+            c.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
     if (function) {

@@ -282,7 +282,7 @@ int cmdLoad(Context &c)
                            .arg(p.namesAdded)
                            .arg(p.badLines));
     });
-    if (tty)
+    if (tty && !c.json())
         c.err() << "\n";
     if (!report)
         return c.fail(report.error());
@@ -311,7 +311,7 @@ int cmdLoad(Context &c)
         c.out() << '\n';
     }
     for (const QString &note : report->notes((*store)->ref().table))
-        c.err() << "note: " << note << "\n";
+        c.note(note, QStringLiteral("note: "));
     c.warnIfDamaged();
     return report->badCount == 0 ? ExitOk : ExitBadInput;
 }

@@ -78,8 +78,11 @@ int cmdRebuild(Context &c)
         if (!sizing)
             return c.usage(QStringLiteral("--target-fpr P (0 < P < 1) and --expected-names N (> 0) go together"));
         o.geometry = sizing->geometry;
-        c.err() << "bloomctl: sized for " << qRound64(names) << " names at " << target << ": " << o.geometry.describe()
-                << " (FPR " << sizing->fpr << ")\n";
+        c.note(QStringLiteral("sized for %1 names at %2: %3 (FPR %4)")
+                   .arg(qRound64(names))
+                   .arg(target)
+                   .arg(o.geometry.describe())
+                   .arg(sizing->fpr));
     } else if (a.has("chunks") || a.has("chunk-bits") || a.has("k")) {
         auto g = geometryFromArgs(a);
         if (!g)
@@ -95,7 +98,7 @@ int cmdRebuild(Context &c)
         if (!g)
             return c.fail(g.error());
         o.geometry = *g;
-        c.err() << "bloomctl: no geometry given: twice the live filter's chunks, " << o.geometry.describe() << "\n";
+        c.note(QStringLiteral("no geometry given: twice the live filter's chunks, ") + o.geometry.describe());
     }
     Rebuilder rebuilder(**db, o);
     rebuilder.setCancelFlag(&Context::interrupted());
@@ -103,7 +106,7 @@ int cmdRebuild(Context &c)
     QString lastStage;
     rebuilder.setProgress([&](const RebuildProgress &p) {
         if (p.stage != lastStage && !tty)
-            c.err() << "bloomctl: rebuild stage " << p.stage << "\n";
+            c.note(QStringLiteral("rebuild stage ") + p.stage);
         if (tty)
             c.progress(QStringLiteral("%1: %2%3  (%4 s)        ")
                            .arg(p.stage)
@@ -114,7 +117,7 @@ int cmdRebuild(Context &c)
         lastStage = p.stage;
     });
     auto r = rebuilder.run();
-    if (tty)
+    if (tty && !c.json())
         c.err() << "\n";
     if (!r)
         return c.fail(r.error());
@@ -142,7 +145,7 @@ int cmdRebuild(Context &c)
                 << "  the live filter keeps recording new names until: bloomctl swap " << r->newTable << "\n";
     }
     if (!r->subscriberSteps.isEmpty())
-        c.err() << "bloomctl: " << r->subscriberSteps;
+        c.note(r->subscriberSteps);
     return ExitOk;
 }
 
@@ -183,6 +186,12 @@ QJsonObject checkJson(const SwapCheck &k)
 
 void printCheck(Context &c, const SwapCheck &k)
 {
+    if (c.json()) {
+        QJsonObject o = checkJson(k);
+        o.insert(QStringLiteral("sql"), k.sql);
+        c.errJson({{QStringLiteral("swap_check"), o}});
+        return;
+    }
     QTextStream &e = c.err();
     e << "live " << k.liveTable << ": " << k.liveGeometry.describe() << ", about "
       << formatCount(std::llround(k.liveNames)) << " names\n"
@@ -274,8 +283,7 @@ int cmdSwap(Context &c)
                 << QString::number(r->exclusiveMs, 'f', 1) << " ms, adds " << QString::number(r->lockMs, 'f', 1)
                 << " ms\n  drop the old pair with: bloomctl drop-old\n";
     if (!r->check.publications.isEmpty())
-        c.err() << "bloomctl: "
-                << QString(r->check.subscriberAfter).replace(QStringLiteral("<OLD_TABLE>"), r->oldTable);
+        c.note(QString(r->check.subscriberAfter).replace(QStringLiteral("<OLD_TABLE>"), r->oldTable));
     return ExitOk;
 }
 
@@ -289,7 +297,10 @@ int cmdDropOld(Context &c)
     if (!pairs)
         return c.fail(pairs.error());
     if (pairs->isEmpty()) {
-        c.out() << "no old pair recorded by a swap of " << live.table << ": nothing to drop\n";
+        if (c.json())
+            printJson(c, QJsonObject{{QStringLiteral("table"), live.table}, {QStringLiteral("dropped"), QJsonArray()}});
+        else
+            c.out() << "no old pair recorded by a swap of " << live.table << ": nothing to drop\n";
         return ExitOk;
     }
     if (!c.confirm(QStringLiteral("Drop %1 (the old pair the swap kept) in one transaction?")
@@ -298,6 +309,11 @@ int cmdDropOld(Context &c)
     auto r = Rebuilder::dropOld(**db, live);
     if (!r)
         return c.fail(r.error());
+    if (c.json()) {
+        printJson(c, QJsonObject{{QStringLiteral("table"), live.table},
+                                 {QStringLiteral("dropped"), QJsonArray::fromStringList(*r)}});
+        return ExitOk;
+    }
     QStringList dropped;
     for (const QString &t : *r) // catalog names: a newline in one must not forge a line
         dropped << escapeField(t);

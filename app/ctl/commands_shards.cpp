@@ -96,11 +96,12 @@ int cmdAudit(Context &c)
         if (auto rec = recordAudit(**c.database(), (*store)->tableName(), *r, c.args().flag("publication-ok")); !rec) {
             refused = rec.error().kind == ErrorKind::Refused;
             if (refused) // a publication would send the new table to subscribers: exit 8, with their SQL
-                c.err() << "bloomctl: the audit ran but was not recorded: " << rec.error().toString()
-                        << "\n(or pass --no-record)\n";
+                c.warn(QStringLiteral("the audit ran but was not recorded: %1\n(or pass --no-record)")
+                           .arg(rec.error().toString()));
             else
-                c.err() << "bloomctl: the audit ran but was not recorded: " << rec.error().message
-                        << " (grant CREATE/INSERT for bloomscope_audit, or pass --no-record)\n";
+                c.warn(QStringLiteral("the audit ran but was not recorded: %1 (grant CREATE/INSERT for "
+                                      "bloomscope_audit, or pass --no-record)")
+                           .arg(rec.error().message));
         }
     if (c.json()) {
         QJsonArray fn;
@@ -250,7 +251,14 @@ int cmdSignup(Context &c)
     if (!exact)
         return c.fail(exact.error());
     if (exact->taken) {
-        c.err() << "bloomctl: '" << escapeField(name) << "' is taken (on shard " << exact->foundOnShard << ")\n";
+        if (c.json())
+            c.out() << QJsonDocument(QJsonObject{{QStringLiteral("name"), QString::fromUtf8(name)},
+                                                 {QStringLiteral("taken"), true},
+                                                 {QStringLiteral("shard"), exact->foundOnShard},
+                                                 {QStringLiteral("shard_queries"), exact->shardQueries}})
+                           .toJson(QJsonDocument::Indented);
+        else
+            c.err() << "bloomctl: '" << escapeField(name) << "' is taken (on shard " << exact->foundOnShard << ")\n";
         return ExitTaken;
     }
     const quint64 id = QRandomGenerator::global()->generate64() >> 1;
@@ -264,8 +272,16 @@ int cmdSignup(Context &c)
                          {QByteArray::number(id), name});
     if (!r)
         return c.fail(r.error());
-    c.out() << "signed up " << escapeField(name) << " as user " << id << " on shard " << shard << " ("
-            << exact->shardQueries << " shard queries for the exact check)\n";
+    if (c.json())
+        c.out() << QJsonDocument(QJsonObject{{QStringLiteral("name"), QString::fromUtf8(name)},
+                                             {QStringLiteral("taken"), false},
+                                             {QStringLiteral("user_id"), QString::number(id)},
+                                             {QStringLiteral("shard"), shard},
+                                             {QStringLiteral("shard_queries"), exact->shardQueries}})
+                       .toJson(QJsonDocument::Indented);
+    else
+        c.out() << "signed up " << escapeField(name) << " as user " << id << " on shard " << shard << " ("
+                << exact->shardQueries << " shard queries for the exact check)\n";
     return ExitOk;
 }
 
@@ -285,8 +301,14 @@ int cmdDeleteUser(Context &c)
         return c.fail(deletedCount.error());
     const qint64 deleted = *deletedCount;
     // The filter keeps the name's bits: they may belong to other names too (README "Shards").
-    c.out() << "deleted " << deleted << " user(s) named " << escapeField(name)
-            << "; the filter keeps its bits, so the name now costs a scatter-gather on every check\n";
+    if (c.json())
+        c.out() << QJsonDocument(QJsonObject{{QStringLiteral("name"), QString::fromUtf8(name)},
+                                             {QStringLiteral("deleted"), deleted},
+                                             {QStringLiteral("filter_keeps_bits"), true}})
+                       .toJson(QJsonDocument::Indented);
+    else
+        c.out() << "deleted " << deleted << " user(s) named " << escapeField(name)
+                << "; the filter keeps its bits, so the name now costs a scatter-gather on every check\n";
     return deleted ? ExitOk : ExitBadInput;
 }
 

@@ -6,6 +6,7 @@
 #include "postgres/filterstore.h"
 #include "safeoutput.h"
 
+#include <QJsonObject>
 #include <QMap>
 #include <QSet>
 #include <QStringList>
@@ -25,7 +26,9 @@ struct Args {
     /** The positional words as the command line gave them: names are checked as bytes (invalid UTF-8
      *  is refused as on stdin, not replaced by U+FFFD). */
     QList<QByteArray> positionalBytes;
-    QString error;
+    QString command;   ///< the command word (positional.first()), even when the command line had an error
+    QString error;     ///< the first usage error, empty when none
+    QString errorHint; ///< what to read instead of the overview ("Try 'bloomctl help check'.")
 
     bool flag(const char *name) const { return flags.contains(QLatin1String(name)); }
     QString option(const char *name, const QString &fallback = {}) const
@@ -36,9 +39,6 @@ struct Args {
     QStringList all(const char *name) const { return options.value(QLatin1String(name)); }
     bool has(const char *name) const { return options.contains(QLatin1String(name)); }
 };
-
-/** Parses the arguments as given to the process (without the program name). */
-Args parseArgs(const QList<QByteArray> &argv);
 
 /** What every command gets: its arguments, the output streams, and a connection on demand. */
 class Context {
@@ -68,7 +68,15 @@ public:
     /** After a command answered from whole chunks: a warning on stderr when other chunks of the
      *  attached filter are NULL or missing (the filter needs a rebuild all the same). */
     void warnIfDamaged();
-    int usage(const QString &message);
+    int usage(const QString &message, const QString &hint = {});
+    /** A warning on stderr: "bloomctl: warning: TEXT", or {"warning": {"message": TEXT}} under --json. */
+    void warn(const QString &text);
+    /** A note on stderr: "bloomctl: TEXT" (or `prefix` + TEXT), or {"note": {"message": TEXT}} under --json. */
+    void note(const QString &text, const QString &prefix = QStringLiteral("bloomctl: "));
+    /** A rejected name or line on stderr: "bloomctl: TEXT", or {"rejected": DETAIL} under --json. */
+    void reject(const QJsonObject &detail, const QString &text);
+    /** One JSON object as one line on stderr (--json). */
+    void errJson(const QJsonObject &o);
 
     /** Names from the command line after the command word, or stdin for "-". Bad ones are reported. */
     QList<QByteArray> names(int firstIndex, bool *hadBad);

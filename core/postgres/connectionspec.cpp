@@ -15,6 +15,13 @@ Result<ConnectionSpec> ConnectionSpec::parse(const QString &conninfo)
     ConnectionSpec spec;
     if (conninfo.trimmed().isEmpty())
         return spec;
+    // libpq's (and psql's) rule: a word without '=' that is not a URI is a database name.
+    const QString trimmed = conninfo.trimmed();
+    if (!trimmed.contains(QLatin1Char('=')) && !trimmed.startsWith(QLatin1String("postgresql://")) &&
+        !trimmed.startsWith(QLatin1String("postgres://"))) {
+        spec.mOptions.append({QStringLiteral("dbname"), trimmed});
+        return spec;
+    }
     char *errmsg = nullptr;
     PQconninfoOption *opts = PQconninfoParse(conninfo.toUtf8().constData(), &errmsg);
     if (!opts) {

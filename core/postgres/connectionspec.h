@@ -17,7 +17,8 @@ class ConnectionSpec {
 public:
     ConnectionSpec() = default;
 
-    /** Parses `key=value ...` or `postgresql://...`; a bad string gives a Connection error. */
+    /** Parses `key=value ...`, `postgresql://...` or a bare database name (a word without `=` that is not
+     *  a URI, as psql takes it); a bad string gives a Connection error. */
     static Result<ConnectionSpec> parse(const QString &conninfo);
 
     /** The option, or empty when it was not given. */

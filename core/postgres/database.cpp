@@ -76,8 +76,9 @@ ConnectionSpec Database::sessionSpec(const ConnectionSpec &spec, const Options &
     ConnectionSpec s = spec;
     if (!s.has(QStringLiteral("connect_timeout")))
         s.set(QStringLiteral("connect_timeout"), QString::number(options.connectTimeoutSeconds));
-    if (!s.has(QStringLiteral("application_name")))
-        s.set(QStringLiteral("application_name"), QStringLiteral("bloomscope"));
+    // A fallback only: an application_name in the conninfo, or PGAPPNAME, names the session instead.
+    if (!s.has(QStringLiteral("application_name")) && !s.has(QStringLiteral("fallback_application_name")))
+        s.set(QStringLiteral("fallback_application_name"), QStringLiteral("bloomscope"));
     return s;
 }
 

@@ -81,7 +81,8 @@ public:
     static Result<std::unique_ptr<Database>> open(const ConnectionSpec &spec) { return open(spec, Options{}); }
 
     /** `spec` with what every Bloomscope session adds unless it is set: connect_timeout and
-     *  application_name. Another connection of this session's (a load's second) opens with it. */
+     *  fallback_application_name (PGAPPNAME or an application_name of `spec` win). Another connection of this session's
+     * (a load's second) opens with it. */
     static ConnectionSpec sessionSpec(const ConnectionSpec &spec, const Options &options);
 
     QSqlDatabase &db() { return mDb; }
