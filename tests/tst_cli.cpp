@@ -266,7 +266,7 @@ private slots:
         QTest::newRow("missing value") << QStringList{QStringLiteral("--max-fpr")}
                                        << QStringLiteral("option --max-fpr needs a value");
         QTest::newRow("-w without value")
-            << QStringList{QStringLiteral("-w")} << QStringLiteral("option --warning needs a value");
+            << QStringList{QStringLiteral("-w")} << QStringLiteral("option -w/--warning needs a value");
         QTest::newRow("bad value") << QStringList{QStringLiteral("--max-fpr"), QStringLiteral("2")}
                                    << QStringLiteral("--max-fpr");
         QTest::newRow("bad timeout") << QStringList{QStringLiteral("--statement-timeout"), QStringLiteral("forever")}
@@ -289,8 +289,8 @@ private slots:
         QVERIFY2(ok.code == 0 || ok.code == 1, ok.out.constData());
         const Run help = db({QStringLiteral("health"), QStringLiteral("--help")});
         QCOMPARE(help.code, 0);
-        QVERIFY(help.out.contains("  -w, --warning RANGE..."));
-        QVERIFY(help.out.contains("  -c, --critical RANGE..."));
+        QVERIFY(help.out.contains("  -w, --warning [METRIC=]RANGE[,...]..."));
+        QVERIFY(help.out.contains("  -c, --critical [METRIC=]RANGE[,...]..."));
     }
 
     // ---- --json: every line on stderr is JSON

@@ -181,7 +181,9 @@ Args parseArgs(const QList<QByteArray> &raw)
         }
         if (spec->valued() && !inlineValue) {
             if (i + 1 >= raw.size()) {
-                setError(QStringLiteral("option --%1 needs a value").arg(name));
+                setError(spec->shortName ? QStringLiteral("option -%1/--%2 needs a value")
+                                               .arg(QString(QLatin1Char(spec->shortName)), name)
+                                         : QStringLiteral("option --%1 needs a value").arg(name));
                 break;
             }
             value = QString::fromLocal8Bit(raw[++i]);

@@ -100,7 +100,8 @@ public:
     Status requirePrimary(const QString &what) const;
 
     /** Whether a pooler stands in between, and its mode: found at open by the port the server listens on
-     *  against the one connected to, then by which backend a second connection gets (docs/operations.md "Real deployments"). */
+     *  against the one connected to, then by which backend a second connection gets (docs/operations.md "Real
+     * deployments"). */
     Pooling pooling() const { return mPooling; }
     /** "a transaction pool (...)", "a session pool (...)" or empty: for info and the status bar. */
     QString describePooling() const;
