@@ -40,7 +40,8 @@ QImage heatmapPicture(const FillResult &r, const QString &title, const QPalette 
 
 Status writeFillCsv(const FillSnapshot &f, const QString &path)
 {
-    const auto tr = [](const char *s) { return QCoreApplication::translate("bloom::MainWindow", s); };
+    // The context lupdate gives a tr() call in namespace bloom.
+    const auto tr = [](const char *s) { return QCoreApplication::translate("bloom", s); };
     if (f.setBits.empty())
         return makeError(ErrorKind::Usage, tr("nothing to export yet: the fill has not been read"));
     QFile file(path);

@@ -12,9 +12,10 @@ namespace {
 const QColor FreeColour(0x1e, 0x9e, 0x4a);
 const QColor MaybeColour(0xc0, 0x7a, 0x00);
 
+// The context lupdate gives a tr() call in namespace bloom::steptext.
 QString tr(const char *s)
 {
-    return QCoreApplication::translate("bloom::TeachWindow", s);
+    return QCoreApplication::translate("bloom::steptext", s);
 }
 
 QString mono(const QString &s)
