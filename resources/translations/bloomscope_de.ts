@@ -30,6 +30,164 @@
         <source>cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
+    <message>
+        <source>%1
+Fix: %2</source>
+        <translation>%1
+Behebung: %2</translation>
+    </message>
+    <message>
+        <source>the name is empty</source>
+        <translation>der Name ist leer</translation>
+    </message>
+    <message>
+        <source>give a name of at least one character</source>
+        <translation>einen Namen mit mindestens einem Zeichen angeben</translation>
+    </message>
+    <message>
+        <source>the name is longer than 1 MiB (1,048,576 bytes), the limit</source>
+        <translation>der Name ist länger als 1 MiB (1.048.576 Bytes), die Grenze</translation>
+    </message>
+    <message>
+        <source>a username is far shorter: check that the input has one name per line</source>
+        <translation>ein Benutzername ist weit kürzer: prüfen, dass die Eingabe einen Namen pro Zeile hat</translation>
+    </message>
+    <message>
+        <source>the name contains a NUL byte</source>
+        <translation>der Name enthält ein NUL-Byte</translation>
+    </message>
+    <message>
+        <source>PostgreSQL text cannot hold NUL; remove it</source>
+        <translation>der PostgreSQL-Typ text kann kein NUL enthalten; es entfernen</translation>
+    </message>
+    <message>
+        <source>the name is not valid UTF-8</source>
+        <translation>der Name ist kein gültiges UTF-8</translation>
+    </message>
+    <message>
+        <source>convert the input to UTF-8 (for example with iconv)</source>
+        <translation>die Eingabe nach UTF-8 umwandeln (zum Beispiel mit iconv)</translation>
+    </message>
+    <message>
+        <source>the name is only blanks</source>
+        <translation>der Name besteht nur aus Leerzeichen</translation>
+    </message>
+    <message>
+        <source>give a name with at least one visible character</source>
+        <translation>einen Namen mit mindestens einem sichtbaren Zeichen angeben</translation>
+    </message>
+    <message>
+        <source>cannot reach the server at %1: %2</source>
+        <translation>der Server unter %1 ist nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <source>check host and port, that the server is running, and that it listens there (listen_addresses, firewalls)</source>
+        <translation>Host und Port prüfen, ob der Server läuft und ob er dort lauscht (listen_addresses, Firewalls)</translation>
+    </message>
+    <message>
+        <source>cannot connect to %1: %2</source>
+        <translation>keine Verbindung zu %1 möglich: %2</translation>
+    </message>
+    <message>
+        <source>the server accepted a second attempt at once: try again</source>
+        <translation>der Server hat einen zweiten Versuch sofort angenommen: erneut versuchen</translation>
+    </message>
+    <message>
+        <source>authentication failed for %1: %2</source>
+        <translation>Authentifizierung für %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>check the user name and password; keep the password in ~/.pgpass (chmod 600), a service file, or PGPASSWORD, never on the command line</source>
+        <translation>Benutzername und Passwort prüfen; das Passwort in ~/.pgpass (chmod 600), einer Service-Datei oder PGPASSWORD ablegen, nie auf der Kommandozeile</translation>
+    </message>
+    <message>
+        <source>the server asks %1 for a password, and none was given: %2</source>
+        <translation>der Server verlangt von %1 ein Passwort, und es wurde keines angegeben: %2</translation>
+    </message>
+    <message>
+        <source>keep the password in ~/.pgpass (chmod 600), a service file, or PGPASSWORD (the window asks for it), never on the command line</source>
+        <translation>das Passwort in ~/.pgpass (chmod 600), einer Service-Datei oder PGPASSWORD ablegen (das Fenster fragt danach), nie auf der Kommandozeile</translation>
+    </message>
+    <message>
+        <source>TLS: the server wants a client certificate from %1, and none was sent (%2 does not exist): %3</source>
+        <translation>TLS: der Server verlangt ein Client-Zertifikat von %1, und keines wurde gesendet (%2 existiert nicht): %3</translation>
+    </message>
+    <message>
+        <source>put the client&apos;s certificate and key where sslcert and sslkey point (by default ~/.postgresql/postgresql.crt and postgresql.key, the key chmod 600), issued by the CA in the server&apos;s ssl_ca_file for the user name as its CN</source>
+        <translation>Zertifikat und Schlüssel des Clients dort ablegen, wohin sslcert und sslkey zeigen (standardmäßig ~/.postgresql/postgresql.crt und postgresql.key, der Schlüssel mit chmod 600), ausgestellt von der CA in ssl_ca_file des Servers, mit dem Benutzernamen als CN</translation>
+    </message>
+    <message>
+        <source>the server refused %1: %2</source>
+        <translation>der Server hat %1 abgewiesen: %2</translation>
+    </message>
+    <message>
+        <source>check user=... (does the role exist?) and the server&apos;s pg_hba.conf: it needs a line for this user, database and address%1</source>
+        <translation>user=... prüfen (gibt es die Rolle?) und die pg_hba.conf des Servers: sie braucht eine Zeile für diesen Benutzer, diese Datenbank und diese Adresse%1</translation>
+    </message>
+    <message>
+        <source> (a cert line also wants the certificate&apos;s CN to be the user name)</source>
+        <translation> (eine cert-Zeile verlangt außerdem den Benutzernamen als CN des Zertifikats)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>check dbname=..., or create the database (createdb NAME)</source>
+        <translation>dbname=... prüfen oder die Datenbank anlegen (createdb NAME)</translation>
+    </message>
+    <message>
+        <source>%1 has no connection free: %2</source>
+        <translation>%1 hat keine Verbindung frei: %2</translation>
+    </message>
+    <message>
+        <source>try again when sessions have ended, or raise max_connections or the role&apos;s connection limit</source>
+        <translation>erneut versuchen, wenn Sitzungen beendet sind, oder max_connections bzw. das Verbindungslimit der Rolle erhöhen</translation>
+    </message>
+    <message>
+        <source>%1 is not accepting connections now: %2</source>
+        <translation>%1 nimmt gerade keine Verbindungen an: %2</translation>
+    </message>
+    <message>
+        <source>the server is starting, stopping, or in recovery without hot_standby: try again shortly</source>
+        <translation>der Server startet, stoppt oder ist in Recovery ohne hot_standby: gleich erneut versuchen</translation>
+    </message>
+    <message>
+        <source>TLS: cannot verify the certificate of %1: the root certificate file %2 does not exist (sslmode=%3): %4</source>
+        <translation>TLS: das Zertifikat von %1 kann nicht geprüft werden: die Root-Zertifikatsdatei %2 existiert nicht (sslmode=%3): %4</translation>
+    </message>
+    <message>
+        <source>put there the certificate of the CA that signed the server&apos;s certificate, or name it with sslrootcert=FILE</source>
+        <translation>dort das Zertifikat der CA ablegen, die das Zertifikat des Servers signiert hat, oder es mit sslrootcert=DATEI angeben</translation>
+    </message>
+    <message>
+        <source>TLS: %1 does not offer TLS, and sslmode=%2 requires it: %3</source>
+        <translation>TLS: %1 bietet kein TLS an, und sslmode=%2 verlangt es: %3</translation>
+    </message>
+    <message>
+        <source>turn ssl on in the server&apos;s postgresql.conf (with ssl_cert_file and ssl_key_file), or, only on a network you trust, connect with sslmode=prefer</source>
+        <translation>ssl in der postgresql.conf des Servers einschalten (mit ssl_cert_file und ssl_key_file) oder, nur in einem vertrauenswürdigen Netz, mit sslmode=prefer verbinden</translation>
+    </message>
+    <message>
+        <source>TLS: the server&apos;s certificate does not name the host %1 (sslmode=verify-full checks the name; its CA is the one in %2): %3</source>
+        <translation>TLS: das Zertifikat des Servers nennt den Host %1 nicht (sslmode=verify-full prüft den Namen; seine CA ist die in %2): %3</translation>
+    </message>
+    <message>
+        <source>connect with a host name the certificate names (its subject alternative names, or CN), or have the server&apos;s certificate issued for %1; sslmode=verify-ca checks the CA alone</source>
+        <translation>mit einem Hostnamen verbinden, den das Zertifikat nennt (seine Subject Alternative Names oder CN), oder das Zertifikat des Servers für %1 ausstellen lassen; sslmode=verify-ca prüft nur die CA</translation>
+    </message>
+    <message>
+        <source>TLS: the certificate of %1 was not issued by the CA in %2 (sslmode=%3): %4</source>
+        <translation>TLS: das Zertifikat von %1 wurde nicht von der CA in %2 ausgestellt (sslmode=%3): %4</translation>
+    </message>
+    <message>
+        <source>sslrootcert must hold the certificate of the CA that signed the server&apos;s certificate (ask its DBA; openssl s_client -starttls postgres -connect HOST:PORT -showcerts shows the chain the server sends)%1</source>
+        <translation>sslrootcert muss das Zertifikat der CA enthalten, die das Zertifikat des Servers signiert hat (beim DBA nachfragen; openssl s_client -starttls postgres -connect HOST:PORT -showcerts zeigt die Kette, die der Server sendet)%1</translation>
+    </message>
+    <message>
+        <source>; with sslmode=%1 libpq verifies against %2 because that file exists</source>
+        <translation>; mit sslmode=%1 prüft libpq gegen %2, weil diese Datei existiert</translation>
+    </message>
 </context>
 <context>
     <name>bloom::AdminActions</name>
@@ -1871,6 +2029,10 @@ Chunk-FPR %3</translation>
         <source>Action</source>
         <translation>Aktion</translation>
     </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
 </context>
 <context>
     <name>bloom::OldFiltersDialog</name>
@@ -2612,6 +2774,18 @@ Chunk-FPR %3</translation>
     <message>
         <source>Bloomscope — %1 — %2 on %3 (%4)</source>
         <translation>Bloomscope — %1 — %2 auf %3 (%4)</translation>
+    </message>
+    <message>
+        <source>DEVELOPMENT</source>
+        <translation>ENTWICKLUNG</translation>
+    </message>
+    <message>
+        <source>STAGING</source>
+        <translation>STAGING</translation>
+    </message>
+    <message>
+        <source>PRODUCTION</source>
+        <translation>PRODUKTION</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,6 @@
 #include "help/manualwindow.h"
 
 #include <QAction>
-#include <QDialogButtonBox>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -9,6 +8,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTextBrowser>
+#include <QTextTable>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -32,6 +32,15 @@ ManualWindow::ManualWindow(const QList<QAction *> &actions, QWidget *parent)
         mMarkdown = tr("The manual is missing from this build.");
     mMarkdown.replace(QLatin1String("{{SHORTCUTS}}"), shortcutTable(actions));
     mBrowser->setMarkdown(mMarkdown);
+    // Markdown's tables come without padding: the shortcuts table gets some, and no double border.
+    for (QTextFrame *child : mBrowser->document()->rootFrame()->childFrames())
+        if (auto *table = qobject_cast<QTextTable *>(child)) {
+            QTextTableFormat format = table->format();
+            format.setCellPadding(4);
+            format.setCellSpacing(0);
+            format.setBorderCollapse(true);
+            table->setFormat(format);
+        }
 
     auto *findLabel = new QLabel(tr("&Find:"), this);
     mFind = new QLineEdit(this);
@@ -47,8 +56,10 @@ ManualWindow::ManualWindow(const QList<QAction *> &actions, QWidget *parent)
     auto *previous = new QPushButton(tr("&Previous"), this);
     previous->setObjectName(QStringLiteral("manualFindPrevious"));
     connect(previous, &QPushButton::clicked, this, [this] { find(true); });
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
+    // Not QDialogButtonBox::Close: its text is Qt's, English unless qt6-translations-l10n is installed.
+    auto *closeButton = new QPushButton(tr("Close"), this);
+    closeButton->setObjectName(QStringLiteral("manualClose"));
+    connect(closeButton, &QPushButton::clicked, this, &QWidget::close);
 
     auto *findAction = new QAction(this);
     findAction->setShortcuts(QKeySequence::Find);
@@ -68,7 +79,7 @@ ManualWindow::ManualWindow(const QList<QAction *> &actions, QWidget *parent)
     row->addWidget(previous);
     row->addWidget(next);
     row->addStretch();
-    row->addWidget(buttons);
+    row->addWidget(closeButton);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(mBrowser, 1);
     layout->addLayout(row);
