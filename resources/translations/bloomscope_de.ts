@@ -58,7 +58,7 @@ Behebung: %2</translation>
     </message>
     <message>
         <source>PostgreSQL text cannot hold NUL; remove it</source>
-        <translation>der PostgreSQL-Typ text kann kein NUL enthalten; es entfernen</translation>
+        <translation>PostgreSQL-text kann kein NUL enthalten; es entfernen</translation>
     </message>
     <message>
         <source>the name is not valid UTF-8</source>
@@ -675,11 +675,11 @@ Proben sind &apos;bloomscope-fpr-probe-&apos; plus eine zufällige UUID: keine w
     </message>
     <message>
         <source>classic, %1 other name sets</source>
-        <translation>klassisch, %1 andere Namensmengen</translation>
+        <translation>klassisch, %1 andere Mengen</translation>
     </message>
     <message>
         <source>blocked, %1 other name sets</source>
-        <translation>geblockt, %1 andere Namensmengen</translation>
+        <translation>geblockt, %1 andere Mengen</translation>
     </message>
     <message>
         <source>classic, this set measured</source>
@@ -2683,7 +2683,7 @@ Chunk-FPR %3</translation>
     </message>
     <message>
         <source>shard queries</source>
-        <translation>Shard-Abfragen</translation>
+        <translation>Abfragen</translation>
     </message>
     <message>
         <source>Latency of a check (share of checks)</source>
@@ -3658,19 +3658,20 @@ dann unten &quot;Jeder Subscriber ist bereit&quot; ankreuzen.</translation>
     </message>
     <message>
         <source>Exact answer</source>
-        <translation>Genaue Antwort</translation>
+        <translation>Genaue
+Antwort</translation>
     </message>
     <message>
         <source>Queries
 filter</source>
-        <translation>Abfragen
+        <translation>Abfr.
 Filter</translation>
     </message>
     <message>
         <source>Queries
 no filter</source>
-        <translation>Abfragen
-ohne Filter</translation>
+        <translation>Abfr.
+ohne F.</translation>
     </message>
     <message>
         <source>ms
