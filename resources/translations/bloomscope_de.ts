@@ -1968,7 +1968,7 @@ Chunk-FPR %3</translation>
     </message>
     <message>
         <source>%1, a %2</source>
-        <translation>%1, eine %2</translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>%1 on %2 — %3 (%4)</source>
@@ -3061,7 +3061,7 @@ Chunk-FPR %3</translation>
     </message>
     <message>
         <source>now: %1 %2</source>
-        <translation>jetzt: %1 %2</translation>
+        <translation>jetzt: %2 %1</translation>
     </message>
     <message>
         <source>add</source>
@@ -3797,7 +3797,7 @@ Shards</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1 %2&lt;/b&gt; in a %3 filter</source>
-        <translation>&lt;b&gt;%1 %2&lt;/b&gt; in einem %3-Filter</translation>
+        <translation>&lt;b&gt;%2 %1&lt;/b&gt; in einem %3-Filter</translation>
     </message>
     <message>
         <source>add</source>
