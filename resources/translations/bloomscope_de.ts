@@ -188,6 +188,70 @@ Behebung: %2</translation>
         <source>; with sslmode=%1 libpq verifies against %2 because that file exists</source>
         <translation>; mit sslmode=%1 prüft libpq gegen %2, weil diese Datei existiert</translation>
     </message>
+    <message>
+        <source> and %1 more</source>
+        <translation> und %1 weitere</translation>
+    </message>
+    <message>
+        <source>chunk %1 is NULL</source>
+        <translation>Chunk %1 ist NULL</translation>
+    </message>
+    <message>
+        <source>%1 chunks are NULL (%2)</source>
+        <translation>%1 Chunks sind NULL (%2)</translation>
+    </message>
+    <message>
+        <source>chunk %1 has no row</source>
+        <translation>Chunk %1 hat keine Zeile</translation>
+    </message>
+    <message>
+        <source>%1 chunks have no row (%2)</source>
+        <translation>%1 Chunks haben keine Zeile (%2)</translation>
+    </message>
+    <message>
+        <source>at once, set every bit of the damaged rows, so that their names check maybe and never free (%1); then add their names again: rebuild the filter from the sources (bloomctl rebuild --into NEW --source CONNINFO...) and swap it in (bloomctl swap NEW). Never write an empty row there: every name of the chunk would check free, a silent false negative</source>
+        <translation>sofort jedes Bit der beschädigten Zeilen setzen, damit ihre Namen vielleicht und nie frei ergeben (%1); dann ihre Namen erneut hinzufügen: den Filter aus den Quellen neu aufbauen (bloomctl rebuild --into NEW --source CONNINFO...) und eintauschen (bloomctl swap NEW). Nie eine leere Zeile dorthin schreiben: jeder Name des Chunks ergäbe frei, ein stilles Falsch-Negativ</translation>
+    </message>
+    <message>
+        <source>%1 is damaged: %2; a name placed in such a chunk is neither free nor maybe</source>
+        <translation>%1 ist beschädigt: %2; ein Name, der in einem solchen Chunk liegt, ist weder frei noch vielleicht</translation>
+    </message>
+    <message>
+        <source>chunk %1 of %2 is NULL</source>
+        <translation>Chunk %1 von %2 ist NULL</translation>
+    </message>
+    <message>
+        <source>chunk %1 has no row in %2</source>
+        <translation>Chunk %1 hat keine Zeile in %2</translation>
+    </message>
+    <message>
+        <source>: the names placed in it cannot be answered, neither free nor maybe</source>
+        <translation>: die Namen darin können nicht beantwortet werden, weder frei noch vielleicht</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>1 in %1</source>
+        <translation>1 von %1</translation>
+    </message>
+    <message>
+        <source>1 in %L1</source>
+        <translation>1 von %L1</translation>
+    </message>
+    <message>
+        <source>%1 chunks x %2 bits, k=%3 (2^%4 bits, %5)</source>
+        <translation>%1 Chunks x %2 Bits, k=%3 (2^%4 Bits, %5)</translation>
+    </message>
+    <message>
+        <source>classic, m=%1 bits, k=%2</source>
+        <translation>klassisch, m=%1 Bits, k=%2</translation>
+    </message>
+    <message>
+        <source>blocked, %1 chunks x %2 bits, k=%3</source>
+        <translation>geblockt, %1 Chunks x %2 Bits, k=%3</translation>
+    </message>
 </context>
 <context>
     <name>bloom::AdminActions</name>
@@ -2985,7 +3049,7 @@ Chunk-FPR %3</translation>
     </message>
     <message>
         <source>Rebuilt from the timeline: the same %1 in a %2 filter.</source>
-        <translation>Aus der Zeitleiste neu aufgebaut: dieselben %1 in einem %2-Filter.</translation>
+        <translation>Aus der Zeitleiste neu aufgebaut: dieselben %1 in einem Filter (%2).</translation>
     </message>
     <message>
         <source>entry</source>
@@ -3033,7 +3097,7 @@ Chunk-FPR %3</translation>
     </message>
     <message>
         <source>Before the first entry: an empty %1 filter.</source>
-        <translation>Vor dem ersten Eintrag: ein leerer %1-Filter.</translation>
+        <translation>Vor dem ersten Eintrag: ein leerer Filter (%1).</translation>
     </message>
     <message>
         <source>Nothing added yet: every check says definitely not.</source>
@@ -3797,7 +3861,7 @@ Shards</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1 %2&lt;/b&gt; in a %3 filter</source>
-        <translation>&lt;b&gt;%2 %1&lt;/b&gt; in einem %3-Filter</translation>
+        <translation>&lt;b&gt;%2 %1&lt;/b&gt; in einem Filter (%3)</translation>
     </message>
     <message>
         <source>add</source>
