@@ -1,6 +1,8 @@
 #include "mainwindow.h"
+#include "help/manualwindow.h"
 #include "postgres/pgconn.h"
 #include "style/files.h"
+#include "style/shortcuts.h"
 #include "style/statuslabel.h"
 #include "style/theme.h"
 
@@ -167,8 +169,9 @@ void MainWindow::buildMenus()
     };
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->setObjectName(QStringLiteral("menuFile"));
-    named(file->addAction(tr("&Connect..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, &MainWindow::showConnectDialog),
-          "actionConnect");
+    shortcuts::setStandard(
+        named(file->addAction(tr("&Connect..."), this, &MainWindow::showConnectDialog), "actionConnect"),
+        QKeySequence::Open);
     named(file->addAction(tr("&Demo database"), this, [this] { startDemo(2'000'000); }), "actionDemo");
     named(file->addAction(tr("Demo with 16 &shards"), this, [this] { startDemo(200'000, 16); }), "actionDemoShards");
     named(file->addAction(tr("Open shard &map..."), this, &MainWindow::chooseShardMap), "actionOpenShardMap");
@@ -213,12 +216,13 @@ void MainWindow::buildMenus()
     file->addSeparator();
     // This window asks first (when something would be stopped or left behind), before any other
     // window, a progress dialog included, is closed; then every window; the application ends with the last.
-    named(file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this,
-                          [this] {
-                              if (close())
-                                  QApplication::closeAllWindows();
-                          }),
-          "actionQuit");
+    shortcuts::setStandard(named(file->addAction(tr("&Quit"), this,
+                                                 [this] {
+                                                     if (close())
+                                                         QApplication::closeAllWindows();
+                                                 }),
+                                 "actionQuit"),
+                           QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q));
 
     QMenu *admin = menuBar()->addMenu(tr("&Admin"));
     admin->setObjectName(QStringLiteral("menuAdmin"));
@@ -226,10 +230,9 @@ void MainWindow::buildMenus()
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("menuView"));
-    QAction *refresh =
-        named(view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), mSession, [this] { mSession->refresh(); }),
-              "actionRefreshNow");
-    refresh->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    shortcuts::setStandard(
+        named(view->addAction(tr("&Refresh now"), mSession, [this] { mSession->refresh(); }), "actionRefreshNow"),
+        QKeySequence::Refresh, QKeySequence(Qt::Key_F5));
     view->addSeparator();
     const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through"), tr("&Chunk"), tr("S&hards")};
     const char *const objects[] = {"actionViewHeatmap", "actionViewFpr", "actionViewStep", "actionViewChunk",
@@ -241,6 +244,9 @@ void MainWindow::buildMenus()
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
+    shortcuts::setStandard(named(help->addAction(tr("&Contents"), this, &MainWindow::showManual), "actionHelpContents"),
+                           QKeySequence::HelpContents, QKeySequence(Qt::Key_F1));
+    help->addSeparator();
     named(help->addAction(tr("&About Bloomscope"), this, &MainWindow::showAbout), "actionAbout");
     named(help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt), "actionAboutQt");
 }
@@ -315,6 +321,15 @@ void MainWindow::startDemo(qint64 names, int shards, double trafficRate, double 
         Qt::SingleShotConnection);
     mStatus->setText(tr("Starting the demo database..."));
     mDemo->start(names, shards, trafficRate, clockFactor);
+}
+
+void MainWindow::showManual()
+{
+    if (!mManual)
+        mManual = new ManualWindow(findChildren<QAction *>(), this);
+    mManual->show();
+    mManual->raise();
+    mManual->activateWindow();
 }
 
 bool MainWindow::showView(const QString &view)

@@ -29,6 +29,7 @@ class HeatmapLegend;
 class HeatmapTab;
 class HeatmapWidget;
 class HistoryController;
+class ManualWindow;
 class RebuildBanner;
 class RefreshPacer;
 class SessionBanner;
@@ -58,6 +59,10 @@ public:
     /** "heatmap", "fpr", "step", "chunk" or "shards"; false for another word. */
     bool showView(const QString &view);
     void setRefreshInterval(int seconds);
+    /** Help > Contents (F1): the manual's window, made on first use. */
+    void showManual();
+    /** The manual's window once Help > Contents opened it, else null. */
+    ManualWindow *manualWindow() const { return mManual; }
     void showChunk(quint32 chunk);
     /** Whether closing saves the window's size and position and opening restores them (QSettings
      *  "window/geometry"); off for --screenshot, whose window has a fixed size. */
@@ -139,6 +144,7 @@ private:
     DemoRunner *mDemo = nullptr;
     RebuildBanner *mRebuildBanner = nullptr;
     DamageBanner *mDamageBanner = nullptr;
+    ManualWindow *mManual = nullptr;
     Profile mProfile;                ///< of the open session
     QList<Profile> mPendingProfiles; ///< of the connects not answered yet, oldest first
     int mRefreshes = 0;

@@ -1,4 +1,5 @@
 #include "common/testhook.h"
+#include "help/manualwindow.h"
 #include "mainwindow.h"
 #include "model/name.h"
 #include "postgres/connectionspec.h"
@@ -7,6 +8,7 @@
 #include "screenshot.h"
 #include "step/stepthroughview.h"
 #include "style/theme.h"
+#include "style/translators.h"
 #include "teach/lessonsview.h"
 #include "teach/teachwindow.h"
 
@@ -129,6 +131,7 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QStringLiteral(BLOOMSCOPE_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("org.bloomscope.Bloomscope"));
     QApplication::setWindowIcon(bloom::theme::appIcon()); // every window's, _NET_WM_ICON on X11
+    bloom::translators::install();                        // the system's language (LANGUAGE, LANG, ...)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -165,7 +168,8 @@ int main(int argc, char **argv)
         QStringLiteral("screenshot-delay"),
         QStringLiteral("Seconds to wait after the data is in before --screenshot grabs (a living demo's history)."),
         QStringLiteral("s"), QStringLiteral("0"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("heatmap, fpr, step, chunk or shards."),
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("heatmap, fpr, step, chunk, shards or manual."),
                                   QStringLiteral("view"), QStringLiteral("heatmap"));
     const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Name for the step-through."),
                                   QStringLiteral("name"), QStringLiteral("ada"));
@@ -227,8 +231,14 @@ int main(int argc, char **argv)
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
     bloom::MainWindow window;
+    if (parser.value(view) == QLatin1String("manual")) { // Help > Contents, on its own
+        window.showManual();
+        if (parser.isSet(screenshot))
+            bloom::screenshot::after(*window.manualWindow(), parser.value(screenshot), 300);
+        return app.exec();
+    }
     if (!window.showView(parser.value(view))) {
-        std::fprintf(stderr, "bloomscope: --view takes heatmap, fpr, step, chunk or shards\n");
+        std::fprintf(stderr, "bloomscope: --view takes heatmap, fpr, step, chunk, shards or manual\n");
         return 2;
     }
     window.stepView()->setName(parser.value(name));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QString>
 
 #include <utility>
@@ -43,7 +44,11 @@ struct Error {
      *  dashes ("publication-ok"); empty otherwise. The GUI offers it as a tick box. */
     QString consent;
 
-    QString toString() const { return fix.isEmpty() ? message : message + QStringLiteral("\nFix: ") + fix; }
+    /** The message and its fix, framed in the window's language (bloomctl installs no translator). */
+    QString toString() const
+    {
+        return fix.isEmpty() ? message : QCoreApplication::translate("bloom", "%1\nFix: %2").arg(message, fix);
+    }
 };
 
 /** Either a value or an Error (std::expected is C++23; this is the part of it we need). */

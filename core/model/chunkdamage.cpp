@@ -1,5 +1,6 @@
 #include "model/chunkdamage.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -34,7 +35,7 @@ QString listed(const std::vector<quint32> &chunks, const QString &one, const QSt
         first << QString::number(chunks[i]);
     QString text = first.join(QStringLiteral(", "));
     if (qsizetype(chunks.size()) > Named)
-        text += QStringLiteral(" and %1 more").arg(qsizetype(chunks.size()) - Named);
+        text += QCoreApplication::translate("bloom", " and %1 more").arg(qsizetype(chunks.size()) - Named);
     return many.arg(chunks.size()).arg(text);
 }
 
@@ -77,10 +78,11 @@ QString ChunkDamage::describe() const
 {
     QStringList parts;
     if (!nullChunks.empty())
-        parts << listed(nullChunks, QStringLiteral("chunk %1 is NULL"), QStringLiteral("%1 chunks are NULL (%2)"));
+        parts << listed(nullChunks, QCoreApplication::translate("bloom", "chunk %1 is NULL"),
+                        QCoreApplication::translate("bloom", "%1 chunks are NULL (%2)"));
     if (!missingChunks.empty())
-        parts << listed(missingChunks, QStringLiteral("chunk %1 has no row"),
-                        QStringLiteral("%1 chunks have no row (%2)"));
+        parts << listed(missingChunks, QCoreApplication::translate("bloom", "chunk %1 has no row"),
+                        QCoreApplication::translate("bloom", "%1 chunks have no row (%2)"));
     return parts.join(QStringLiteral("; "));
 }
 
@@ -100,29 +102,33 @@ QString ChunkDamage::fix(const Table &table, bool nulls, bool missing)
                    .arg(table.quoted)
                    .arg(table.geometry.chunkBits())
                    .arg(qint64(table.geometry.chunks()) - 1);
-    return QStringLiteral("at once, set every bit of the damaged rows, so that their names check maybe and never "
-                          "free (%1); then add their names again: rebuild the filter from the sources (bloomctl "
-                          "rebuild --into NEW --source CONNINFO...) and swap it in (bloomctl swap NEW). Never write "
-                          "an empty row there: every name of the chunk would check free, a silent false negative")
+    return QCoreApplication::translate(
+               "bloom", "at once, set every bit of the damaged rows, so that their names check maybe and never "
+                        "free (%1); then add their names again: rebuild the filter from the sources (bloomctl "
+                        "rebuild --into NEW --source CONNINFO...) and swap it in (bloomctl swap NEW). Never write "
+                        "an empty row there: every name of the chunk would check free, a silent false negative")
         .arg(now.join(QStringLiteral("; ")));
 }
 
 Error ChunkDamage::error(const Table &table) const
 {
     return makeError(ErrorKind::DamagedFilter,
-                     QStringLiteral("%1 is damaged: %2; a name placed in such a chunk is neither free nor maybe")
+                     QCoreApplication::translate(
+                         "bloom", "%1 is damaged: %2; a name placed in such a chunk is neither free nor maybe")
                          .arg(table.text, describe()),
                      fix(table, !nullChunks.empty(), !missingChunks.empty()));
 }
 
 Error ChunkDamage::chunkError(quint32 chunk, bool null, const Table &table)
 {
-    return makeError(ErrorKind::DamagedFilter,
-                     (null ? QStringLiteral("chunk %1 of %2 is NULL") : QStringLiteral("chunk %1 has no row in %2"))
-                             .arg(chunk)
-                             .arg(table.text) +
-                         QStringLiteral(": the names placed in it cannot be answered, neither free nor maybe"),
-                     fix(table, null, !null));
+    return makeError(
+        ErrorKind::DamagedFilter,
+        (null ? QCoreApplication::translate("bloom", "chunk %1 of %2 is NULL")
+              : QCoreApplication::translate("bloom", "chunk %1 has no row in %2"))
+                .arg(chunk)
+                .arg(table.text) +
+            QCoreApplication::translate("bloom", ": the names placed in it cannot be answered, neither free nor maybe"),
+        fix(table, null, !null));
 }
 
 } // namespace bloom

@@ -1,5 +1,7 @@
 #include "model/fprmodel.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -10,11 +12,11 @@ namespace bloom::fpr {
 QString oneIn(double p)
 {
     if (!(p > 0))
-        return QStringLiteral("never");
+        return QCoreApplication::translate("bloom", "never");
     const double n = 1.0 / p;
     if (n >= 1e12)
-        return QStringLiteral("1 in %1").arg(n, 0, 'g', 2);
-    return QStringLiteral("1 in %L1").arg(qRound64(n));
+        return QCoreApplication::translate("bloom", "1 in %1").arg(n, 0, 'g', 2);
+    return QCoreApplication::translate("bloom", "1 in %L1").arg(qRound64(n));
 }
 
 double standard(double n, double m, int k)

@@ -1,5 +1,7 @@
 #include "model/geometry.h"
 
+#include <QCoreApplication>
+
 #include <bit>
 
 namespace bloom {
@@ -70,7 +72,7 @@ quint64 Geometry::tableSizeEstimate() const
 
 QString Geometry::describe() const
 {
-    return QStringLiteral("%1 chunks x %2 bits, k=%3 (2^%4 bits, %5)")
+    return QCoreApplication::translate("bloom", "%1 chunks x %2 bits, k=%3 (2^%4 bits, %5)")
         .arg(chunks())
         .arg(chunkBits())
         .arg(mK)

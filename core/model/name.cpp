@@ -1,5 +1,6 @@
 #include "model/name.h"
 
+#include <QCoreApplication>
 #include <QList>
 #include <QStringDecoder>
 
@@ -55,23 +56,25 @@ bool isAscii(QByteArrayView utf8)
 Status validateName(QByteArrayView utf8)
 {
     if (utf8.isEmpty())
-        return makeError(ErrorKind::BadInput, QStringLiteral("the name is empty"),
-                         QStringLiteral("give a name of at least one character"));
+        return makeError(ErrorKind::BadInput, QCoreApplication::translate("bloom", "the name is empty"),
+                         QCoreApplication::translate("bloom", "give a name of at least one character"));
     if (utf8.size() > MaxNameBytes)
-        return makeError(ErrorKind::BadInput,
-                         QStringLiteral("the name is longer than 1 MiB (1,048,576 bytes), the limit"),
-                         QStringLiteral("a username is far shorter: check that the input has one name per line"));
+        return makeError(
+            ErrorKind::BadInput,
+            QCoreApplication::translate("bloom", "the name is longer than 1 MiB (1,048,576 bytes), the limit"),
+            QCoreApplication::translate("bloom",
+                                        "a username is far shorter: check that the input has one name per line"));
     if (utf8.contains('\0'))
-        return makeError(ErrorKind::BadInput, QStringLiteral("the name contains a NUL byte"),
-                         QStringLiteral("PostgreSQL text cannot hold NUL; remove it"));
+        return makeError(ErrorKind::BadInput, QCoreApplication::translate("bloom", "the name contains a NUL byte"),
+                         QCoreApplication::translate("bloom", "PostgreSQL text cannot hold NUL; remove it"));
     if (!isValidUtf8(utf8))
-        return makeError(ErrorKind::BadInput, QStringLiteral("the name is not valid UTF-8"),
-                         QStringLiteral("convert the input to UTF-8 (for example with iconv)"));
+        return makeError(ErrorKind::BadInput, QCoreApplication::translate("bloom", "the name is not valid UTF-8"),
+                         QCoreApplication::translate("bloom", "convert the input to UTF-8 (for example with iconv)"));
     const auto c0 = static_cast<unsigned char>(utf8[0]);
     const bool maybeBlank = c0 == ' ' || (c0 >= '\t' && c0 <= '\r') || c0 >= 0x80; // else: visible at once
     if (maybeBlank && QString::fromUtf8(utf8).trimmed().isEmpty())
-        return makeError(ErrorKind::BadInput, QStringLiteral("the name is only blanks"),
-                         QStringLiteral("give a name with at least one visible character"));
+        return makeError(ErrorKind::BadInput, QCoreApplication::translate("bloom", "the name is only blanks"),
+                         QCoreApplication::translate("bloom", "give a name with at least one visible character"));
     return success();
 }
 

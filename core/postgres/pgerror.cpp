@@ -1,5 +1,6 @@
 #include "postgres/pgerror.h"
 
+#include <QCoreApplication>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -168,55 +169,74 @@ Error classifyConnect(const Failure &f)
     const QString &said = f.message;
     const QByteArrayView state = f.sqlState;
     const auto unreachable = [&] {
-        return makeError(ErrorKind::Connection, QStringLiteral("cannot reach the server at %1: %2").arg(where, said),
-                         QStringLiteral("check host and port, that the server is running, and that it listens "
-                                        "there (listen_addresses, firewalls)"));
+        return makeError(
+            ErrorKind::Connection,
+            QCoreApplication::translate("bloom", "cannot reach the server at %1: %2").arg(where, said),
+            QCoreApplication::translate("bloom", "check host and port, that the server is running, and that it listens "
+                                                 "there (listen_addresses, firewalls)"));
     };
     if (c.gaveUp || (!c.secondWorked && !c.reachedServer))
         return unreachable();
     if (c.secondWorked) // say what the first attempt said
-        return makeError(ErrorKind::Connection, QStringLiteral("cannot connect to %1: %2").arg(where, said),
-                         QStringLiteral("the server accepted a second attempt at once: try again"));
+        return makeError(
+            ErrorKind::Connection, QCoreApplication::translate("bloom", "cannot connect to %1: %2").arg(where, said),
+            QCoreApplication::translate("bloom", "the server accepted a second attempt at once: try again"));
     if (state == "28P01" || (c.usedPassword && classIs(state, "28")))
-        return makeError(ErrorKind::Authentication, QStringLiteral("authentication failed for %1: %2").arg(where, said),
-                         QStringLiteral("check the user name and password; keep the password in ~/.pgpass "
-                                        "(chmod 600), a service file, or PGPASSWORD, never on the command line"));
-    if (c.needsPassword)
         return makeError(ErrorKind::Authentication,
-                         QStringLiteral("the server asks %1 for a password, and none was given: %2").arg(where, said),
-                         QStringLiteral("keep the password in ~/.pgpass (chmod 600), a service file, or "
-                                        "PGPASSWORD (the window asks for it), never on the command line"));
+                         QCoreApplication::translate("bloom", "authentication failed for %1: %2").arg(where, said),
+                         QCoreApplication::translate(
+                             "bloom", "check the user name and password; keep the password in ~/.pgpass "
+                                      "(chmod 600), a service file, or PGPASSWORD, never on the command line"));
+    if (c.needsPassword)
+        return makeError(
+            ErrorKind::Authentication,
+            QCoreApplication::translate("bloom", "the server asks %1 for a password, and none was given: %2")
+                .arg(where, said),
+            QCoreApplication::translate("bloom", "keep the password in ~/.pgpass (chmod 600), a service file, or "
+                                                 "PGPASSWORD (the window asks for it), never on the command line"));
     if (state == "28000") {
         if (c.tlsUsed && !c.clientCertExists)
             return makeError(
                 ErrorKind::Connection,
-                QStringLiteral("TLS: the server wants a client certificate from %1, and none was sent (%2 does not "
-                               "exist): %3")
+                QCoreApplication::translate(
+                    "bloom", "TLS: the server wants a client certificate from %1, and none was sent (%2 does not "
+                             "exist): %3")
                     .arg(where, c.clientCert, said),
-                QStringLiteral("put the client's certificate and key where sslcert and sslkey point (by default "
-                               "~/.postgresql/postgresql.crt and postgresql.key, the key chmod 600), issued by the CA "
-                               "in the server's ssl_ca_file for the user name as its CN"));
-        return makeError(ErrorKind::Authentication, QStringLiteral("the server refused %1: %2").arg(where, said),
-                         QStringLiteral("check user=... (does the role exist?) and the server's pg_hba.conf: it "
+                QCoreApplication::translate(
+                    "bloom", "put the client's certificate and key where sslcert and sslkey point (by default "
+                             "~/.postgresql/postgresql.crt and postgresql.key, the key chmod 600), issued by the CA "
+                             "in the server's ssl_ca_file for the user name as its CN"));
+        return makeError(
+            ErrorKind::Authentication,
+            QCoreApplication::translate("bloom", "the server refused %1: %2").arg(where, said),
+            QCoreApplication::translate("bloom",
+                                        "check user=... (does the role exist?) and the server's pg_hba.conf: it "
                                         "needs a line for this user, database and address%1")
-                             .arg(c.tlsUsed ? QStringLiteral(" (a cert line also wants the certificate's CN to be "
-                                                             "the user name)")
-                                            : QString()));
+                .arg(c.tlsUsed
+                         ? QCoreApplication::translate("bloom", " (a cert line also wants the certificate's CN to be "
+                                                                "the user name)")
+                         : QString()));
     }
     if (state == "3D000")
-        return makeError(ErrorKind::MissingDatabase, QStringLiteral("%1: %2").arg(where, said),
-                         QStringLiteral("check dbname=..., or create the database (createdb NAME)"));
+        return makeError(
+            ErrorKind::MissingDatabase, QCoreApplication::translate("bloom", "%1: %2").arg(where, said),
+            QCoreApplication::translate("bloom", "check dbname=..., or create the database (createdb NAME)"));
     if (state == "53300")
-        return makeError(ErrorKind::Connection, QStringLiteral("%1 has no connection free: %2").arg(where, said),
-                         QStringLiteral("try again when sessions have ended, or raise max_connections or the "
-                                        "role's connection limit"));
+        return makeError(
+            ErrorKind::Connection,
+            QCoreApplication::translate("bloom", "%1 has no connection free: %2").arg(where, said),
+            QCoreApplication::translate("bloom", "try again when sessions have ended, or raise max_connections or the "
+                                                 "role's connection limit"));
     if (state == "57P03")
-        return makeError(ErrorKind::Connection,
-                         QStringLiteral("%1 is not accepting connections now: %2").arg(where, said),
-                         QStringLiteral("the server is starting, stopping, or in recovery without hot_standby: try "
+        return makeError(
+            ErrorKind::Connection,
+            QCoreApplication::translate("bloom", "%1 is not accepting connections now: %2").arg(where, said),
+            QCoreApplication::translate("bloom",
+                                        "the server is starting, stopping, or in recovery without hot_standby: try "
                                         "again shortly"));
     if (!state.isEmpty()) {
-        Error e = makeError(kindOf(state), QStringLiteral("cannot connect to %1: %2").arg(where, said));
+        Error e =
+            makeError(kindOf(state), QCoreApplication::translate("bloom", "cannot connect to %1: %2").arg(where, said));
         if (e.kind == ErrorKind::Server)
             e.kind = ErrorKind::Connection;
         e.sqlState = QString::fromLatin1(f.sqlState);
@@ -225,41 +245,52 @@ Error classifyConnect(const Failure &f)
     if (c.failedInTls) {
         const bool verifies = c.sslMode == QLatin1String("verify-ca") || c.sslMode == QLatin1String("verify-full");
         if (verifies && !c.rootCertExists)
-            return makeError(ErrorKind::Connection,
-                             QStringLiteral("TLS: cannot verify the certificate of %1: the root certificate file %2 "
+            return makeError(
+                ErrorKind::Connection,
+                QCoreApplication::translate("bloom",
+                                            "TLS: cannot verify the certificate of %1: the root certificate file %2 "
                                             "does not exist (sslmode=%3): %4")
-                                 .arg(where, c.rootCert, c.sslMode, said),
-                             QStringLiteral("put there the certificate of the CA that signed the server's "
-                                            "certificate, or name it with sslrootcert=FILE"));
+                    .arg(where, c.rootCert, c.sslMode, said),
+                QCoreApplication::translate("bloom", "put there the certificate of the CA that signed the server's "
+                                                     "certificate, or name it with sslrootcert=FILE"));
         if (c.serverOffersTls == false)
-            return makeError(ErrorKind::Connection,
-                             QStringLiteral("TLS: %1 does not offer TLS, and sslmode=%2 requires it: %3")
-                                 .arg(where, c.sslMode, said),
-                             QStringLiteral("turn ssl on in the server's postgresql.conf (with ssl_cert_file and "
+            return makeError(
+                ErrorKind::Connection,
+                QCoreApplication::translate("bloom", "TLS: %1 does not offer TLS, and sslmode=%2 requires it: %3")
+                    .arg(where, c.sslMode, said),
+                QCoreApplication::translate("bloom",
+                                            "turn ssl on in the server's postgresql.conf (with ssl_cert_file and "
                                             "ssl_key_file), or, only on a network you trust, connect with "
                                             "sslmode=prefer"));
         if (c.passesWithCaAlone == true)
             return makeError(
                 ErrorKind::Connection,
-                QStringLiteral("TLS: the server's certificate does not name the host %1 (sslmode=verify-full "
-                               "checks the name; its CA is the one in %2): %3")
+                QCoreApplication::translate(
+                    "bloom", "TLS: the server's certificate does not name the host %1 (sslmode=verify-full "
+                             "checks the name; its CA is the one in %2): %3")
                     .arg(c.host, c.rootCert, said),
-                QStringLiteral("connect with a host name the certificate names (its subject alternative names, "
-                               "or CN), or have the server's certificate issued for %1; sslmode=verify-ca "
-                               "checks the CA alone")
+                QCoreApplication::translate(
+                    "bloom", "connect with a host name the certificate names (its subject alternative names, "
+                             "or CN), or have the server's certificate issued for %1; sslmode=verify-ca "
+                             "checks the CA alone")
                     .arg(c.host));
-        return makeError(ErrorKind::Connection,
-                         QStringLiteral("TLS: the certificate of %1 was not issued by the CA in %2 (sslmode=%3): %4")
-                             .arg(where, c.rootCert, c.sslMode, said),
-                         QStringLiteral("sslrootcert must hold the certificate of the CA that signed the server's "
+        return makeError(
+            ErrorKind::Connection,
+            QCoreApplication::translate("bloom",
+                                        "TLS: the certificate of %1 was not issued by the CA in %2 (sslmode=%3): %4")
+                .arg(where, c.rootCert, c.sslMode, said),
+            QCoreApplication::translate("bloom",
+                                        "sslrootcert must hold the certificate of the CA that signed the server's "
                                         "certificate (ask its DBA; openssl s_client -starttls postgres -connect "
                                         "HOST:PORT -showcerts shows the chain the server sends)%1")
-                             .arg(verifies ? QString()
-                                           : QStringLiteral("; with sslmode=%1 libpq verifies against %2 because "
-                                                            "that file exists")
-                                                 .arg(c.sslMode, c.rootCert)));
+                .arg(verifies
+                         ? QString()
+                         : QCoreApplication::translate("bloom", "; with sslmode=%1 libpq verifies against %2 because "
+                                                                "that file exists")
+                               .arg(c.sslMode, c.rootCert)));
     }
-    return makeError(ErrorKind::Connection, QStringLiteral("cannot connect to %1: %2").arg(where, said));
+    return makeError(ErrorKind::Connection,
+                     QCoreApplication::translate("bloom", "cannot connect to %1: %2").arg(where, said));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "model/placement.h"
 #include "teach/classicfilter.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QRandomGenerator>
 
@@ -68,8 +69,8 @@ Result<SandboxFilter> SandboxFilter::blocked(const Geometry &g)
 QString SandboxFilter::describe() const
 {
     if (mScheme == Scheme::Classic)
-        return QStringLiteral("classic, m=%1 bits, k=%2").arg(size()).arg(mK);
-    return QStringLiteral("blocked, %1 chunks x %2 bits, k=%3")
+        return QCoreApplication::translate("bloom", "classic, m=%1 bits, k=%2").arg(size()).arg(mK);
+    return QCoreApplication::translate("bloom", "blocked, %1 chunks x %2 bits, k=%3")
         .arg(mGeometry.chunks())
         .arg(mGeometry.chunkBits())
         .arg(mK);

@@ -7,6 +7,7 @@
 #include "session/filtersession.h"
 #include "style/statuslabel.h"
 
+#include <climits>
 #include <QAction>
 #include <QApplication>
 #include <QFileDialog>
@@ -268,20 +269,19 @@ void AdminActions::loadPath(const QString &path)
         if (t != token)
             return;
         finish(progress);
-        QString text = tr("Added %L1 names from %L2 lines in %3 s (%L4 chunk updates in %5 committed step(s) on "
-                          "%6 connection(s)).")
+        QString text = tr("Added %L1 names from %L2 lines in %3 s (%L4 chunk updates in %5 on %6).")
                            .arg(r.namesAdded)
                            .arg(r.lines)
                            .arg(r.seconds, 0, 'f', 1)
                            .arg(r.chunksUpdated)
-                           .arg(r.batches)
-                           .arg(r.connections);
+                           .arg(tr("%Ln committed step(s)", nullptr, int(r.batches)),
+                                tr("%Ln connection(s)", nullptr, int(r.connections)));
         // What bloomctl says as "note:" lines (a second connection refused, a step the role could not
         // vacuum): a DBA who loaded from the window must learn it too.
         for (const QString &note : r.notes(table))
             text += QStringLiteral("\n\n") + tr("Note: %1.").arg(note);
         if (!r.bad.isEmpty()) {
-            text += QStringLiteral("\n\n") + tr("%1 bad line(s) skipped:").arg(r.badCount);
+            text += QStringLiteral("\n\n") + tr("%Ln bad line(s) skipped:", nullptr, int(r.badCount));
             for (qsizetype i = 0; i < qMin<qsizetype>(20, r.bad.size()); ++i)
                 text += QStringLiteral("\n") + tr("line %1: %2").arg(r.bad[i].line).arg(r.bad[i].reason);
         }
@@ -329,10 +329,11 @@ void AdminActions::sample(qint64 probes)
                 if (t != token)
                     return;
                 progress->setValue(int(1000.0 * double(p.done) / double(qMax<qint64>(1, p.total))));
-                const QString text = tr("Checked %L1 of %L2 never-added names: %L3 false positive(s) so far")
-                                         .arg(p.done)
-                                         .arg(p.total)
-                                         .arg(p.falsePositives);
+                const QString text =
+                    tr("Checked %L1 of %L2 never-added names: %3 so far")
+                        .arg(p.done)
+                        .arg(p.total)
+                        .arg(tr("%Ln false positive(s)", nullptr, int(qMin<qint64>(p.falsePositives, INT_MAX))));
                 progress->setLabelText(text + QStringLiteral("..."));
                 mStatus->setText(tr("Sampling: %1.").arg(text));
             });

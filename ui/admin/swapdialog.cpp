@@ -258,10 +258,10 @@ QMessageBox *SwapDialog::confirmation()
                                 tr("Make %1 the live filter now?").arg(mCheck ? mCheck->newTable : QString()),
                                 QMessageBox::Yes | QMessageBox::Cancel, this);
     if (mCheck)
-        box->setInformativeText(tr("Estimated names: live %1, new %2. %3 item(s) carried over. The old pair is kept "
-                                   "under a dated name until you drop it (Admin > Old filters).")
-                                    .arg(count(mCheck->liveNames), count(mCheck->newNames))
-                                    .arg(mCheck->carried.size()));
+        box->setInformativeText(tr("Estimated names: live %1, new %2. %3 The old pair is kept under a dated name "
+                                   "until you drop it (Admin > Old filters).")
+                                    .arg(count(mCheck->liveNames), count(mCheck->newNames),
+                                         tr("%Ln item(s) carried over.", nullptr, int(mCheck->carried.size()))));
     box->setDetailedText(mSql->toPlainText());
     box->setDefaultButton(QMessageBox::Cancel);
     box->setEscapeButton(QMessageBox::Cancel);

@@ -186,11 +186,12 @@ QString ConnectDialog::guiWords(const QString &text)
     // libpq indents continuation lines with a tab ("\tIs the server running..."): a label shows it raw.
     t.replace(QLatin1Char('\t'), QLatin1Char(' '));
     static const std::pair<const char *, const char *> words[] = {
-        {"check --table and --db", "check the Filter table and the connection fields"},
-        {"--table and --function", "the Filter table and Function fields"},
-        {"--table", "the Filter table field"},
-        {"--function", "the Function field"},
-        {"--db", "the connection fields"},
+        {"check --table and --db",
+         QT_TRANSLATE_NOOP("bloom::ConnectDialog", "check the Filter table and the connection fields")},
+        {"--table and --function", QT_TRANSLATE_NOOP("bloom::ConnectDialog", "the Filter table and Function fields")},
+        {"--table", QT_TRANSLATE_NOOP("bloom::ConnectDialog", "the Filter table field")},
+        {"--function", QT_TRANSLATE_NOOP("bloom::ConnectDialog", "the Function field")},
+        {"--db", QT_TRANSLATE_NOOP("bloom::ConnectDialog", "the connection fields")},
     };
     for (const auto &[cli, gui] : words)
         t.replace(QLatin1String(cli), QCoreApplication::translate("bloom::ConnectDialog", gui));

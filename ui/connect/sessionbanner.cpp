@@ -25,7 +25,12 @@ QString SessionBanner::describe(const FilterSummary *s, const Profile &profile, 
     const QString mode = standby       ? tr("STANDBY, read-only replica")
                          : s->readOnly ? tr("read-only")
                                        : tr("ADMIN: writes allowed");
-    const QString env = profile.environment.isEmpty() ? QString() : profile.environment.toUpper();
+    // The three environments the dialog offers are words of the window's language; others as typed.
+    const QString stored = profile.environment.toLower();
+    const QString env = stored == QLatin1String("development")  ? tr("DEVELOPMENT")
+                        : stored == QLatin1String("staging")    ? tr("STAGING")
+                        : stored == QLatin1String("production") ? tr("PRODUCTION")
+                                                                : profile.environment.toUpper();
     // The banner always says where the window is and whether it writes; the environment colours it.
     const QColor colour = profile.colour();
     if (colour.isValid())

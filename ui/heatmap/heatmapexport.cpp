@@ -40,12 +40,13 @@ QImage heatmapPicture(const FillResult &r, const QString &title, const QPalette 
 
 Status writeFillCsv(const FillSnapshot &f, const QString &path)
 {
-    const auto tr = [](const char *s) { return QCoreApplication::translate("bloom::MainWindow", s); };
     if (f.setBits.empty())
-        return makeError(ErrorKind::Usage, tr("nothing to export yet: the fill has not been read"));
+        return makeError(ErrorKind::Usage,
+                         QCoreApplication::translate("bloom", "nothing to export yet: the fill has not been read"));
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+        return makeError(ErrorKind::Io,
+                         QCoreApplication::translate("bloom", "cannot write %1: %2").arg(path, file.errorString()));
     QByteArray out = "chunk,set_bits,chunk_bits,fill,chunk_fpr\n";
     const double b = f.geometry.chunkBits();
     for (size_t c = 0; c < f.setBits.size(); ++c) {
@@ -55,7 +56,8 @@ Status writeFillCsv(const FillSnapshot &f, const QString &path)
                QByteArray::number(std::pow(fill, f.geometry.k()), 'g', 6) + '\n';
     }
     if (file.write(out) != out.size() || !file.flush())
-        return makeError(ErrorKind::Io, tr("cannot write %1: %2").arg(path, file.errorString()));
+        return makeError(ErrorKind::Io,
+                         QCoreApplication::translate("bloom", "cannot write %1: %2").arg(path, file.errorString()));
     return success();
 }
 

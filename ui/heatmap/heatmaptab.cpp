@@ -117,12 +117,12 @@ void HeatmapTab::refreshed(const FillResult &r)
     const ChunkDamage &damage = r.fill.damage;
     mSummary->setText(
         (damage.empty() ? QString()
-                        : tr("<b style='color:%1'>%L2 damaged chunk(s), counted below as empty</b> &middot; ")
-                              .arg(theme::textOn(theme::errorText(palette()), palette()))
-                              .arg(damage.count())) +
+                        : tr("<b style='color:%1'>%Ln damaged chunk(s), counted below as empty</b> &middot; ", nullptr,
+                             int(damage.count()))
+                              .arg(theme::textOn(theme::errorText(palette()), palette()))) +
         tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
            "FPR <b>%6</b> (%7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
-           "%10 outlier(s)")
+           "%10")
             .arg(r.fill.setBits.size())
             .arg(r.fill.meanFill() * 100, 0, 'f', 3)
             .arg(r.fill.minSetBits())
@@ -132,7 +132,7 @@ void HeatmapTab::refreshed(const FillResult &r)
             .arg(fpr::oneIn(fpr))
             .arg(qRound64(r.fill.estimatedNames()))
             .arg(fullest.join(QStringLiteral(", ")))
-            .arg(r.skew.outlierCount));
+            .arg(tr("%Ln outlier(s)", nullptr, int(r.skew.outlierCount))));
 }
 
 } // namespace bloom

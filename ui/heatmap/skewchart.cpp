@@ -71,7 +71,7 @@ void SkewChart::setReport(const SkewReport &r)
         y->setTickCount(ny.tickCount());
     }
     // Short enough for the chart's minimum width; the numbers go on a line of their own.
-    chart()->setTitle(tr("Chunk fill: observed vs model<br><small>%1 names a chunk, %n outlier chunk(s)</small>",
+    chart()->setTitle(tr("Chunk fill: observed vs model<br><small>%1 names a chunk, %Ln outlier chunk(s)</small>",
                          nullptr, r.outlierCount)
                           .arg(r.lambda, 0, 'f', 1));
 }

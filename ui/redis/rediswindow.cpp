@@ -1,6 +1,7 @@
 #include "redis/rediswindow.h"
 #include "heatmap/heatmapwidget.h"
 #include "style/files.h"
+#include "style/shortcuts.h"
 #include "style/statuslabel.h"
 #include "style/theme.h"
 
@@ -82,7 +83,7 @@ protected:
                 if (cell(b).contains(pos)) {
                     const quint64 first = b * mFill.blockBits;
                     QToolTip::showText(static_cast<QHelpEvent *>(e)->globalPos(),
-                                       tr("block %1: bits %2-%3, %4 set (%5%)")
+                                       RedisWindow::tr("block %1: bits %2-%3, %4 set (%5%)")
                                            .arg(b)
                                            .arg(first)
                                            .arg(qMin(first + mFill.blockBits, mFill.bits) - 1)
@@ -225,17 +226,20 @@ RedisWindow::RedisWindow(QWidget *parent)
                     })
         ->setObjectName(QStringLiteral("actionExportHeatmap"));
     file->addSeparator();
-    file->addAction(tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), this, &QWidget::close)
+    shortcuts::setStandard(file->addAction(tr("&Close"), this, &QWidget::close), QKeySequence::Close,
+                           QKeySequence(Qt::CTRL | Qt::Key_W))
         ->setObjectName(QStringLiteral("actionClose"));
-    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::quit)
+    shortcuts::setStandard(file->addAction(tr("&Quit"), qApp, &QApplication::quit), QKeySequence::Quit,
+                           QKeySequence(Qt::CTRL | Qt::Key_Q))
         ->setObjectName(QStringLiteral("actionQuit"));
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("menuView"));
-    view->addAction(tr("&Refresh now"), QKeySequence(Qt::Key_F5), this,
-                    [this] {
-                        QMetaObject::invokeMethod(
-                            mWorker, [w = mWorker] { w->refresh(); }, Qt::QueuedConnection);
-                    })
+    shortcuts::setStandard(view->addAction(tr("&Refresh now"), this,
+                                           [this] {
+                                               QMetaObject::invokeMethod(
+                                                   mWorker, [w = mWorker] { w->refresh(); }, Qt::QueuedConnection);
+                                           }),
+                           QKeySequence::Refresh, QKeySequence(Qt::Key_F5))
         ->setObjectName(QStringLiteral("actionRefreshNow"));
     view->addSeparator();
     const QStringList names{tr("&Heatmap"), tr("&FPR"), tr("&Step-through")};

@@ -80,9 +80,9 @@ QString RefreshPacer::describe(const FillResult &r)
             .arg(r.fill.elapsedMs)
             .arg(double(r.fill.elapsedMs) * 10 / 1000.0, 0, 'f', 1);
     if (r.incremental)
-        return tr("refreshed %1: %L2 changed chunk(s), read in %3 ms without reading the other rows")
+        return tr("refreshed %1: %Ln changed chunk(s), read in %2 ms without reading the other rows", nullptr,
+                  int(r.fill.rowsRead))
             .arg(when)
-            .arg(r.fill.rowsRead)
             .arg(r.fill.elapsedMs);
     return tr("refreshed %1: read all %L2 rows in %3 ms").arg(when).arg(r.fill.rowsRead).arg(r.fill.elapsedMs);
 }

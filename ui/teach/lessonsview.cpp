@@ -345,9 +345,11 @@ void LessonsView::showDeletion(bool counting)
                           "forgotten - but the filter cannot know that. Try another name, or add more.")
                            .arg(QString::fromUtf8(d.name).toHtmlEscaped()));
     else
+        // A plural form (the verb agrees with the names); without a translator %5 makes "checks" of one name.
         mText->setText(tr("%1's bits (%2) are zeroed. <span style='color:%3'><b>%4 now check%5 \"definitely "
                           "not\"</b></span> though added: a <b>false negative</b>, the one answer a Bloom filter "
-                          "must never give.")
+                          "must never give.",
+                          nullptr, int(lost.size()))
                            .arg(QString::fromUtf8(d.name).toHtmlEscaped(), d.trace.where().toHtmlEscaped(), red.name(),
                                 names(lost), lost.size() == 1 ? QStringLiteral("s") : QString()));
 }

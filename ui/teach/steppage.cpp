@@ -1,4 +1,5 @@
 #include "teach/steppage.h"
+#include "style/shortcuts.h"
 #include "style/theme.h"
 
 #include "model/name.h"
@@ -210,14 +211,16 @@ StepPage::StepPage(QWidget *parent)
         connect(b, &QToolButton::clicked, this, slot);
     };
     // The two buttons of the filter's row keep a key in presentation mode, where the row is hidden.
-    for (auto [button, keys] : {std::pair{fresh, QKeySequence(Qt::CTRL | Qt::Key_N)},
-                                std::pair{example, QKeySequence(Qt::CTRL | Qt::Key_R)}}) {
+    for (auto [button, keys] :
+         {std::pair{fresh, shortcuts::standard(QKeySequence::New, QKeySequence(Qt::CTRL | Qt::Key_N))},
+          std::pair{example, QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_R)}}}) {
         auto *a = new QAction(button->text(), this);
-        a->setShortcut(keys);
+        a->setShortcuts(keys);
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         addAction(a);
         connect(a, &QAction::triggered, button, &QPushButton::click);
-        button->setToolTip(tr("%1 (%2)").arg(button->text().remove(QLatin1Char('&')), keys.toString()));
+        button->setToolTip(tr("%1 (%2)").arg(button->text().remove(QLatin1Char('&')),
+                                             keys.value(0).toString(QKeySequence::NativeText)));
     }
     shortcut(mStart, QKeySequence(Qt::ALT | Qt::Key_Home), [this] { mPlayer->jumpTo(0); });
     shortcut(mBack, QKeySequence(Qt::Key_PageUp), [this] { mPlayer->stepBack(); });

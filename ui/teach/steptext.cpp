@@ -12,11 +12,6 @@ namespace {
 const QColor FreeColour(0x1e, 0x9e, 0x4a);
 const QColor MaybeColour(0xc0, 0x7a, 0x00);
 
-QString tr(const char *s)
-{
-    return QCoreApplication::translate("bloom::TeachWindow", s);
-}
-
 QString mono(const QString &s)
 {
     return QStringLiteral("<span style='font-family:monospace'>%1</span>").arg(s.toHtmlEscaped());
@@ -42,8 +37,9 @@ QString loweringNote(const SandboxFilter::Trace &t)
 {
     if (t.lowering != Lowering::Approximate)
         return {};
-    return tr("lower() offline, one character at a time as a libc UTF-8 database does (the demo's): "
-              "<b>approximate</b> - the filter database's own lower() decides");
+    return QCoreApplication::translate(
+        "bloom::steptext", "lower() offline, one character at a time as a libc UTF-8 database does (the demo's): "
+                           "<b>approximate</b> - the filter database's own lower() decides");
 }
 
 QString hashHtml(Timeline::Action action, const SandboxFilter::Trace &t, const SandboxFilter &f, int phase,
@@ -57,8 +53,10 @@ QString hashHtml(Timeline::Action action, const SandboxFilter::Trace &t, const S
     const int charWidth = qMax(1, QFontMetrics(monoFont).horizontalAdvance(QLatin1Char('0')));
     const int columns = maxWidth > 0 ? maxWidth / charWidth : 0;
     QStringList lines;
-    lines << tr("<b>%1 %2</b> in a %3 filter")
-                 .arg(action == Timeline::Action::Add ? tr("add") : tr("check"), name(t.name), f.describe());
+    lines << QCoreApplication::translate("bloom::steptext", "<b>%1 %2</b> in a %3 filter")
+                 .arg(action == Timeline::Action::Add ? QCoreApplication::translate("bloom::steptext", "add")
+                                                      : QCoreApplication::translate("bloom::steptext", "check"),
+                      name(t.name), f.describe());
     if (f.scheme() == SandboxFilter::Scheme::Classic) {
         for (int i = 0; i < k; ++i) {
             const QString input = QString::fromUtf8(t.inputs[i]);
@@ -83,7 +81,8 @@ QString hashHtml(Timeline::Action action, const SandboxFilter::Trace &t, const S
     QStringList bits;
     for (int i = 0; i < shown; ++i)
         bits << QString::number(t.shown(t.positions[i]));
-    lines << tr("the first %1 bits pick <b>chunk %2</b>; then %3-bit slices pick its bits %4")
+    lines << QCoreApplication::translate("bloom::steptext",
+                                         "the first %1 bits pick <b>chunk %2</b>; then %3-bit slices pick its bits %4")
                  .arg(f.geometry().chunkLog2())
                  .arg(t.chunk)
                  .arg(f.geometry().bitsLog2())
@@ -95,25 +94,34 @@ QString verdictHtml(Timeline::Action action, const SandboxFilter::Trace &t, cons
 {
     if (action == Timeline::Action::Add) {
         const qsizetype distinct = t.shownSorted().size(), k = t.positions.size();
-        QString bits = distinct == 1 ? tr("%1's bit is now 1").arg(name(t.name))
-                                     : tr("%1's %2 bits are now 1").arg(name(t.name)).arg(distinct);
+        QString bits = distinct == 1
+                           ? QCoreApplication::translate("bloom::steptext", "%1's bit is now 1").arg(name(t.name))
+                           : QCoreApplication::translate("bloom::steptext", "%1's %2 bits are now 1")
+                                 .arg(name(t.name))
+                                 .arg(distinct);
         if (distinct < k)
-            bits += tr(" - %1 of its %2 hashes chose the same bit").arg(k - distinct + 1).arg(k);
+            bits += QCoreApplication::translate("bloom::steptext", " - %1 of its %2 hashes chose the same bit")
+                        .arg(k - distinct + 1)
+                        .arg(k);
         return bits + QLatin1Char('.');
     }
     const QString rest = t.explain().toHtmlEscaped();
     if (!t.maybe)
-        return tr("<span style='color:%1'><b>%2: definitely not added</b></span>%3")
+        return QCoreApplication::translate("bloom::steptext",
+                                           "<span style='color:%1'><b>%2: definitely not added</b></span>%3")
             .arg(theme::textOn(FreeColour, palette), name(t.name), brief ? QString() : QStringLiteral(" - ") + rest);
     if (t.added)
-        return tr("<span style='color:%1'><b>%2: maybe</b></span>%3")
+        return QCoreApplication::translate("bloom::steptext", "<span style='color:%1'><b>%2: maybe</b></span>%3")
             .arg(theme::textOn(MaybeColour, palette), name(t.name), brief ? QString() : QStringLiteral(" - ") + rest);
     QStringList who;
     for (const QByteArray &n : t.setBy)
         who << name(n);
-    return tr("<span style='color:%1'><b>%2: maybe - a FALSE POSITIVE</b></span>%3")
+    return QCoreApplication::translate("bloom::steptext",
+                                       "<span style='color:%1'><b>%2: maybe - a FALSE POSITIVE</b></span>%3")
         .arg(theme::textOn(MaybeColour, palette), name(t.name),
-             brief ? tr(" - its bits set by %1").arg(who.join(QStringLiteral(", "))) : QStringLiteral(" - ") + rest);
+             brief ? QCoreApplication::translate("bloom::steptext", " - its bits set by %1")
+                         .arg(who.join(QStringLiteral(", ")))
+                   : QStringLiteral(" - ") + rest);
 }
 
 } // namespace bloom::steptext

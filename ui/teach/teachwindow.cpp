@@ -1,5 +1,7 @@
 #include "teach/teachwindow.h"
+#include "help/manualwindow.h"
 #include "style/files.h"
+#include "style/shortcuts.h"
 #include "style/statuslabel.h"
 #include "style/theme.h"
 
@@ -72,10 +74,11 @@ TeachWindow::TeachWindow(QWidget *parent)
         addAction(a);
         return a;
     };
-    add(file, "actionOpenSession", tr("&Open session..."), QKeySequence(Qt::CTRL | Qt::Key_O),
-        [this] { chooseOpen(); });
-    add(file, "actionSaveSession", tr("&Save session..."), QKeySequence(Qt::CTRL | Qt::Key_S),
-        [this] { chooseSave(); });
+    using shortcuts::setStandard;
+    setStandard(add(file, "actionOpenSession", tr("&Open session..."), {}, [this] { chooseOpen(); }),
+                QKeySequence::Open);
+    setStandard(add(file, "actionSaveSession", tr("&Save session..."), {}, [this] { chooseSave(); }),
+                QKeySequence::Save);
     file->addSeparator();
     add(file, "actionExportSlide", tr("Export a &slide (SVG, PDF)..."), QKeySequence(Qt::CTRL | Qt::Key_E),
         [this] { chooseSlide(); });
@@ -83,11 +86,13 @@ TeachWindow::TeachWindow(QWidget *parent)
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { chooseLog(); });
     add(file, "actionExportPicture", tr("Export the &window (PNG)..."), QKeySequence(), [this] { chooseExport(); });
     file->addSeparator();
-    add(file, "actionQuit", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [] { QApplication::quit(); });
+    setStandard(add(file, "actionQuit", tr("&Quit"), {}, [] { QApplication::quit(); }), QKeySequence::Quit,
+                QKeySequence(Qt::CTRL | Qt::Key_Q));
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("menuView"));
-    mPresentAction = add(view, "actionPresentation", tr("&Presentation mode"), QKeySequence(Qt::Key_F11),
-                         [this] { setPresentation(!mPresentation); });
+    mPresentAction = setStandard(
+        add(view, "actionPresentation", tr("&Presentation mode"), {}, [this] { setPresentation(!mPresentation); }),
+        QKeySequence::FullScreen, QKeySequence(Qt::Key_F11));
     mPresentAction->setCheckable(true);
     auto *leave = new QAction(tr("Leave presentation mode"), this);
     leave->setObjectName(QStringLiteral("actionLeavePresentation"));
@@ -103,10 +108,16 @@ TeachWindow::TeachWindow(QWidget *parent)
             switchTab(i);
         })->setObjectName(QStringLiteral("actionTab%1").arg(i + 1));
     // Ctrl+Tab cycles both ways from any tab (QTabWidget's own only while a child of it has the focus).
-    add(view, "actionNextTab", tr("Next tab"), QKeySequence(Qt::CTRL | Qt::Key_Tab),
-        [this] { switchTab((mTabs->currentIndex() + 1) % mTabs->count()); });
-    add(view, "actionPreviousTab", tr("Previous tab"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
-        [this] { switchTab((mTabs->currentIndex() + mTabs->count() - 1) % mTabs->count()); });
+    setStandard(add(view, "actionNextTab", tr("Next tab"), {},
+                    [this] { switchTab((mTabs->currentIndex() + 1) % mTabs->count()); }),
+                QKeySequence::NextChild, QKeySequence(Qt::CTRL | Qt::Key_Tab));
+    setStandard(add(view, "actionPreviousTab", tr("Previous tab"), {},
+                    [this] { switchTab((mTabs->currentIndex() + mTabs->count() - 1) % mTabs->count()); }),
+                QKeySequence::PreviousChild, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab));
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp"));
+    setStandard(add(help, "actionHelpContents", tr("&Contents"), {}, [this] { showManual(); }),
+                QKeySequence::HelpContents, QKeySequence(Qt::Key_F1));
 
     theme::fitToScreen(this, QSize(1280, 800));
 }
@@ -120,6 +131,15 @@ void TeachWindow::showEvent(QShowEvent *event)
         mShownOnce = true;
         mStep->nameField()->setFocus(); // the first thing typed is a name
     }
+}
+
+void TeachWindow::showManual()
+{
+    if (!mManual)
+        mManual = new ManualWindow(findChildren<QAction *>(), this);
+    mManual->show();
+    mManual->raise();
+    mManual->activateWindow();
 }
 
 void TeachWindow::switchTab(int index)

@@ -12,6 +12,7 @@ namespace bloom {
 class BitGridWidget;
 class CompareView;
 class LessonsView;
+class ManualWindow;
 class StatusLabel;
 class StepPage;
 
@@ -42,6 +43,9 @@ public:
     void showLessons();
     /** Larger type and bits, the filter's controls, menus and status bar hidden, the whole screen. */
     void setPresentation(bool on);
+    /** Help > Contents (F1): the manual, with this window's shortcuts. */
+    void showManual();
+    ManualWindow *manualWindow() const { return mManual; }
     bool presentation() const { return mPresentation; }
 
     const SandboxFilter &filter() const;
@@ -90,6 +94,7 @@ private:
     LessonsView *mLessons = nullptr;
     StatusLabel *mStatus = nullptr;
     QAction *mPresentAction = nullptr;
+    ManualWindow *mManual = nullptr;
 };
 
 } // namespace bloom
