@@ -416,7 +416,7 @@ int run(const QList<QByteArray> &argv)
         c.out() << "BLOOMSCOPE UNKNOWN - health takes no arguments, not '" << a.positional[1] << "'\n";
         return 3;
     }
-    // The statement_timeout of attach's probes of the filter function (README "Privileges"). A bad one
+    // The statement_timeout of attach's probes of the filter function (docs/operations.md "Privileges"). A bad one
     // is a usage error; to health, a monitoring plugin, it is UNKNOWN as its other bad options are.
     const auto badTimeout = [&c, health](const QString &message) {
         if (!health)

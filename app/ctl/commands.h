@@ -5,7 +5,7 @@
 
 namespace bloom::cli {
 
-/** bloomctl's documented exit codes (README "bloomctl exit codes" and `bloomctl --help`). */
+/** bloomctl's documented exit codes (docs/bloomctl.md "bloomctl exit codes" and `bloomctl --help`). */
 enum Exit : int {
     ExitOk = 0,
     ExitFailure = 1,       ///< a statement failed on the server, or an unexpected error

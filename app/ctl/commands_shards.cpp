@@ -27,8 +27,9 @@ namespace {
 Result<ShardMap> shardMap(const Args &a)
 {
     if (!a.has("shards"))
-        return makeError(ErrorKind::Usage, QStringLiteral("this command needs --shards MAP (a shard map file)"),
-                         QStringLiteral("see README 'Shards' for the format"));
+        return makeError(
+            ErrorKind::Usage, QStringLiteral("this command needs --shards MAP (a shard map file)"),
+            QStringLiteral("see docs/bloomctl.md 'Shards' (or /usr/share/doc/bloomctl/bloomctl.md) for the format"));
     return ShardMap::load(a.option("shards"));
 }
 
@@ -300,7 +301,7 @@ int cmdDeleteUser(Context &c)
     if (!deletedCount)
         return c.fail(deletedCount.error());
     const qint64 deleted = *deletedCount;
-    // The filter keeps the name's bits: they may belong to other names too (README "Shards").
+    // The filter keeps the name's bits: they may belong to other names too (docs/bloomctl.md "Shards").
     if (c.json())
         c.out() << QJsonDocument(QJsonObject{{QStringLiteral("name"), QString::fromUtf8(name)},
                                              {QStringLiteral("deleted"), deleted},

@@ -292,8 +292,8 @@ Behebung: %2</translation>
         <translation>Dieser Server ist ein Standby (schreibgeschütztes Replikat): zum Schreiben mit dem Primary verbinden</translation>
     </message>
     <message>
-        <source>Role %1 may not update %2: ask its owner for UPDATE (README &quot;Privileges&quot;)</source>
-        <translation>Rolle %1 darf %2 nicht ändern: UPDATE-Recht beim Eigentümer anfragen (README &quot;Privileges&quot;)</translation>
+        <source>Role %1 may not update %2: ask its owner for UPDATE (docs/operations.md, &quot;Privileges&quot;)</source>
+        <translation>Rolle %1 darf %2 nicht ändern: UPDATE-Recht beim Eigentümer anfragen (docs/operations.md, &quot;Privileges&quot;)</translation>
     </message>
     <message>
         <source>Confirm a write</source>
@@ -1415,8 +1415,8 @@ Chunk-FPR %3</translation>
         <translation>Von diesem Filter ist kein Snapshot aufgezeichnet</translation>
     </message>
     <message>
-        <source>%1: the window&apos;s own refreshes are plotted instead. Record snapshots on a schedule (bloomctl record, a systemd timer or pg_cron; README &apos;History&apos;) to see weeks of it.</source>
-        <translation>%1: stattdessen werden die eigenen Aktualisierungen des Fensters gezeichnet. Snapshots nach Zeitplan aufzeichnen (bloomctl record, ein systemd-Timer oder pg_cron; README &apos;History&apos;), um Wochen davon zu sehen.</translation>
+        <source>%1: the window&apos;s own refreshes are plotted instead. Record snapshots on a schedule (bloomctl record, a systemd timer or pg_cron; docs/operations.md, &apos;History and forecast&apos;) to see weeks of it.</source>
+        <translation>%1: stattdessen werden die eigenen Aktualisierungen des Fensters gezeichnet. Snapshots nach Zeitplan aufzeichnen (bloomctl record, ein systemd-Timer oder pg_cron; docs/operations.md, &apos;History and forecast&apos;), um Wochen davon zu sehen.</translation>
     </message>
     <message>
         <source>Growth: %1.</source>
@@ -2185,8 +2185,8 @@ Chunk-FPR %3</translation>
         <translation>%L1 alte Paare, behalten von den Austauschen von %2, insgesamt %3.</translation>
     </message>
     <message>
-        <source>Dropping frees that space; the records stay in bloomscope_swapped, marked dropped (metrics&apos; last swap age reads them).</source>
-        <translation>Löschen gibt diesen Platz frei; die Einträge bleiben in bloomscope_swapped, als gelöscht markiert (das Alter des letzten Austauschs in den Metriken liest sie).</translation>
+        <source>Dropping frees that space; the records stay in bloomscope_swapped, marked dropped (metrics&apos; last swap timestamp reads them).</source>
+        <translation>Löschen gibt diesen Platz frei; die Einträge bleiben in bloomscope_swapped, als gelöscht markiert (der Zeitstempel des letzten Austauschs in den Metriken liest sie).</translation>
     </message>
     <message>
         <source>A rebuild into %1 is in progress: swap it in or abort it before dropping.</source>

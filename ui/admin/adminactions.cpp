@@ -97,7 +97,7 @@ void AdminActions::sessionOpened(const FilterSummary &s)
     mAdminAction->setEnabled(writable || !s.readOnly);
     mAdminAction->setToolTip(
         s.standby      ? tr("This server is a standby (read-only replica): connect to the primary to write")
-        : !s.mayUpdate ? tr("Role %1 may not update %2: ask its owner for UPDATE (README \"Privileges\")")
+        : !s.mayUpdate ? tr("Role %1 may not update %2: ask its owner for UPDATE (docs/operations.md, \"Privileges\")")
                              .arg(s.where.section(QLatin1Char('@'), 0, 0), s.ref.table)
                        : QString());
     mAdmin = !s.readOnly;

@@ -331,7 +331,8 @@ QString HistoryChart::sourceText() const
             .arg(QLocale().toString(mSnapshots.last().takenAt.toLocalTime(), QLocale::ShortFormat));
     const QString why = mNote.isEmpty() ? tr("No snapshot of this filter is recorded") : mNote;
     return tr("%1: the window's own refreshes are plotted instead. Record snapshots on a schedule "
-              "(bloomctl record, a systemd timer or pg_cron; README 'History') to see weeks of it.")
+              "(bloomctl record, a systemd timer or pg_cron; docs/operations.md, 'History and forecast') to see weeks "
+              "of it.")
         .arg(why);
 }
 
