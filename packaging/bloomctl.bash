@@ -44,14 +44,15 @@ _bloomctl()
     fi
 
     local commands="explain init info add check load fill fpr skew chunk rebuild swap drop-old
-        signup audit simulate demo delete-user tables health metrics record history"
-    local options="--db --table --function --json --chunks --chunk-bits --k --csv --sample --yes
-        --shards --generate --taken-share --typing-ms --debounce-ms --source --query --file --method
-        --target-fpr --expected-names --into --into-function --grace --abort --exact --no-record
-        --allow-fewer-names --accept-uncarried --allow-smaller --audit-sample --jobs --redis --key --bits
-        --js --redis-demo --max-fpr --max-chunk-fill --warn-fpr --warn-chunk-fill --max-snapshot-age
-        --warning --critical --textfile --statement-timeout --since --thin --print-sql --install-function --publication-ok --version --help"
-
+        signup audit simulate demo delete-user tables health metrics record history help"
+    # The command word, if one is given yet (the first word that names a command).
+    local command="" i
+    for ((i = 1; i < cword; i++)); do
+        if [[ " $commands " == *" ${words[i]} "* ]]; then
+            command=${words[i]}
+            break
+        fi
+    done
     case $prev in
         --table|--into)
             # Filter tables from the server, when --db was given (bloomctl tables reads the catalog).
@@ -93,15 +94,20 @@ _bloomctl()
     esac
 
     if [[ $cur == -* ]]; then
+        # Each command's options (and the global ones) as its help lists them: the help is generated from
+        # bloomctl's one option table, so the completion never offers an option the command refuses.
+        local options
+        options=$(bloomctl help "${command:-info}" 2>/dev/null |
+            sed -nE 's/^  (-[[:alpha:]], )?(--[[:alnum:]-]+).*/\2/p')
+        [[ -z $command ]] && options=$(bloomctl --help 2>/dev/null |
+            sed -nE 's/^  (-[[:alpha:]], )?(--[[:alnum:]-]+).*/\2/p')
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
         return
     fi
-    local i
-    for ((i = 1; i < cword; i++)); do
-        if [[ " $commands " == *" ${words[i]} "* ]]; then
-            return # the command is given: its arguments are names or tables
-        fi
-    done
-    COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+    if [[ -z $command ]]; then
+        COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+    elif [[ $command == help && ${words[cword - 1]} == help ]]; then
+        COMPREPLY=($(compgen -W "${commands% help}" -- "$cur")) # bloomctl help COMMAND
+    fi # otherwise the command's arguments: names, or a file (load, above)
 }
 complete -F _bloomctl bloomctl

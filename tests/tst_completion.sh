@@ -76,4 +76,13 @@ expect "$one" "bloomctl --db 'postgresql:///$dbname?host=$uri_host&port=$port&us
 expect "$one" "bloomctl --db service=bloomtest --table=public.o"
 expect "$both" "bloomctl --db service=bloomtest info --table "
 expect "" "bloomctl --db service=nosuchservice --table public.o"
-echo "tst_completion: $checked completions of --table from the server, one per --db spelling"
+# Options: a command's own and the global ones, from its help (the one option table), never another
+# command's (check has no --csv; fill has); commands, and help's argument.
+expect "--exact" "bloomctl --db service=bloomtest check --e"
+expect "" "bloomctl check --cs"
+expect "--csv" "bloomctl fill --cs"
+expect "$(printf -- '--warning\n--warn-fpr\n--warn-chunk-fill')" "bloomctl health --war"
+expect "$(printf -- '--debounce-ms\n--db')" "bloomctl simulate --d"
+expect "$(printf 'health\nhistory\nhelp')" "bloomctl h"
+expect "$(printf 'health\nhistory')" "bloomctl help h"
+echo "tst_completion: $checked completions: --table from the server for each --db spelling, options by command"
