@@ -148,8 +148,10 @@ private slots:
         QCOMPARE(pooled.report.value(QStringLiteral("connections")).toInt(), 2);
         QVERIFY(!pooled.report.value(QStringLiteral("vacuum_connection")).toBool());
         // It says how it wrote: the VACUUMs on its own connection, and why.
-        QVERIFY2(pooled.run.err.contains("note: the VACUUMs between the load's steps ran 15 of them on the load's own "
-                                         "connection"),
+        QVERIFY2(pooled.run.err.contains(
+                     "{\"note\":{\"message\":\"the VACUUMs between the load's steps ran 15 of them on the "
+                     "load's own "
+                     "connection"),
                  pooled.run.err.constData());
         // (Given up when no longer needed, or after its 3 s when the load takes longer on a busy machine.)
         QVERIFY2(pooled.run.err.contains("connection 3 was refused (no answer") &&
@@ -172,7 +174,8 @@ private slots:
         qInfo("300,000 names through a pool whose other server connection is taken: %lld ms", pooled.ms);
         QVERIFY2(pooled.run.code == 0, pooled.run.err.constData());
         QCOMPARE(pooled.report.value(QStringLiteral("connections")).toInt(), 1);
-        QVERIFY2(pooled.run.err.contains("note: the load's steps were written on 1 connection(s): connection 2 was "
+        QVERIFY2(pooled.run.err.contains("{\"note\":{\"message\":\"the load's steps were written on 1 connection(s): "
+                                         "connection 2 was "
                                          "refused (no answer within 3 s"),
                  pooled.run.err.constData());
         QVERIFY2(pooled.ms <= 30000, qPrintable(QString::number(pooled.ms)));

@@ -37,8 +37,11 @@ private:
             e.insert(QStringLiteral("BLOOMSCOPE_TEST_CRASH_AFTER_FILTER"), QStringLiteral("1"));
             p.setProcessEnvironment(e);
         }
+        // --shards only for the commands that take it (bloomctl refuses another command's option).
+        const bool shardCommand = !args.isEmpty() && args.first() != QLatin1String("metrics");
         p.start(QStringLiteral(BLOOMCTL_PATH),
-                QStringList{QStringLiteral("--db"), filterDb(), QStringLiteral("--shards"), mMapFile.fileName()} +
+                QStringList{QStringLiteral("--db"), filterDb()} +
+                    (shardCommand ? QStringList{QStringLiteral("--shards"), mMapFile.fileName()} : QStringList{}) +
                     args);
         p.waitForFinished(60000);
         if (out)
