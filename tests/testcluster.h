@@ -4,6 +4,7 @@
 #include "postgres/filtersql.h"
 #include "postgres/pgconn.h"
 
+#include <QHash>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
@@ -46,11 +47,18 @@ struct CtlRun {
 
 /**
  * Runs the built bloomctl with `args` (stdin: `input`, closed at once when null), under `wrapper`
- * when one is given (a program and its options, e.g. valgrind's).
+ * when one is given (a program and its options, e.g. valgrind's), with `env` added to the environment.
  */
-inline CtlRun runBloomctl(const QStringList &args, const QByteArray &input = {}, const QStringList &wrapper = {})
+inline CtlRun runBloomctl(const QStringList &args, const QByteArray &input = {}, const QStringList &wrapper = {},
+                          const QHash<QString, QString> &env = {})
 {
     QProcess p;
+    if (!env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (auto it = env.begin(); it != env.end(); ++it)
+            e.insert(it.key(), it.value());
+        p.setProcessEnvironment(e);
+    }
     if (wrapper.isEmpty())
         p.start(QStringLiteral(BLOOMCTL_PATH), args);
     else

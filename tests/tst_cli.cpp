@@ -25,23 +25,7 @@ private:
     /** bloomctl with `args` and extra environment variables. */
     static Run ctl(const QStringList &args, const QHash<QString, QString> &env = {}, const QByteArray &input = {})
     {
-        QProcess p;
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        for (auto it = env.begin(); it != env.end(); ++it)
-            e.insert(it.key(), it.value());
-        p.setProcessEnvironment(e);
-        p.start(QStringLiteral(BLOOMCTL_PATH), args);
-        p.waitForStarted();
-        if (!input.isNull())
-            p.write(input);
-        p.closeWriteChannel();
-        Run r;
-        if (!p.waitForFinished(120000))
-            return r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runBloomctl(args, input, {}, env);
     }
     Run db(const QStringList &args, const QByteArray &input = {})
     {

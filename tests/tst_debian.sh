@@ -84,7 +84,7 @@ for want in ./usr/bin/bloomctl ./usr/share/man/man1/bloomctl.1.gz ./usr/share/ba
             ./lib/systemd/system/bloomscope-metrics@.service ./lib/systemd/system/bloomscope-metrics@.timer \
             ./usr/share/doc/bloomctl/README.systemd ./usr/share/doc/bloomctl/examples/pg_service.conf \
             ./usr/share/doc/bloomctl/copyright ./usr/share/doc/bloomctl/changelog.gz \
-            ./usr/share/doc/bloomctl/bloomctl.md ./usr/share/doc/bloomctl/operations.md; do
+            ./usr/share/doc/bloomctl/bloomctl.md.gz ./usr/share/doc/bloomctl/operations.md.gz; do
   grep -qxF -- "$want" <<<"$ctl_files" || fail "bloomctl lacks $want; it holds:
 $ctl_files"
 done
@@ -93,7 +93,7 @@ for want in ./usr/bin/bloomscope ./usr/share/man/man1/bloomscope.1.gz \
             ./usr/share/metainfo/org.bloomscope.Bloomscope.metainfo.xml \
             ./usr/share/icons/hicolor/scalable/apps/org.bloomscope.Bloomscope.svg \
             ./usr/share/icons/hicolor/48x48/apps/org.bloomscope.Bloomscope.png \
-            ./usr/share/doc/bloomscope/copyright ./usr/share/doc/bloomscope/window.md; do
+            ./usr/share/doc/bloomscope/copyright ./usr/share/doc/bloomscope/window.md.gz; do
   grep -qxF -- "$want" <<<"$gui_files" || fail "bloomscope lacks $want; it holds:
 $gui_files"
 done

@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
 #include <cstdio>
 #include <signal.h>
 #include <unistd.h>
@@ -151,11 +152,9 @@ Result<double> numberOption(const Args &a, const char *name, double fallback, do
     return v;
 }
 
-std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback)
+std::optional<double> ratioText(const QString &text)
 {
-    if (!a.has(name))
-        return fallback;
-    QString t = a.option(name).trimmed();
+    QString t = text.trimmed();
     double scale = 1;
     if (t.endsWith(QLatin1Char('%'))) {
         t.chop(1);
@@ -163,7 +162,15 @@ std::optional<double> rateOption(const Args &a, const char *name, std::optional<
     }
     bool ok = false;
     const double v = t.toDouble(&ok) * scale;
-    if (!ok || !(v > 0) || !(v < 1))
+    return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback)
+{
+    if (!a.has(name))
+        return fallback;
+    const auto v = ratioText(a.option(name));
+    if (!v || !(*v > 0) || !(*v < 1))
         return std::nullopt;
     return v;
 }

@@ -37,20 +37,6 @@ QString label(const QString &v)
     return out;
 }
 
-/** A ratio endpoint of a range: "0.005", "0.5%", "5e-3". */
-std::optional<double> ratioEndpoint(const QString &text)
-{
-    QString t = text.trimmed();
-    double scale = 1;
-    if (t.endsWith(QLatin1Char('%'))) {
-        t.chop(1);
-        scale = 0.01;
-    }
-    bool ok = false;
-    const double v = t.toDouble(&ok) * scale;
-    return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-
 /** A duration endpoint: seconds, or 90m, 2h, 1d. */
 std::optional<double> durationEndpoint(const QString &text)
 {
@@ -61,8 +47,8 @@ std::optional<double> durationEndpoint(const QString &text)
 /** health's metrics, their ranges from -w/-c and the long options, and the defaults. */
 Result<Thresholds> healthThresholds(const Args &a)
 {
-    Thresholds t({{QStringLiteral("fpr"), ratioEndpoint},
-                  {QStringLiteral("chunk_fill"), ratioEndpoint},
+    Thresholds t({{QStringLiteral("fpr"), ratioText},
+                  {QStringLiteral("chunk_fill"), ratioText},
                   {QStringLiteral("snapshot_age"), durationEndpoint},
                   {QStringLiteral("damaged_chunks"), {}},
                   {QStringLiteral("names"), {}},

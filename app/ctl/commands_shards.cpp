@@ -29,7 +29,7 @@ Result<ShardMap> shardMap(const Args &a)
     if (!a.has("shards"))
         return makeError(
             ErrorKind::Usage, QStringLiteral("this command needs --shards MAP (a shard map file)"),
-            QStringLiteral("see docs/bloomctl.md 'Shards' (or /usr/share/doc/bloomctl/bloomctl.md) for the format"));
+            QStringLiteral("see docs/bloomctl.md 'Shards' (or /usr/share/doc/bloomctl/bloomctl.md.gz) for the format"));
     return ShardMap::load(a.option("shards"));
 }
 

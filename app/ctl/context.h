@@ -116,6 +116,8 @@ Result<qint64> wholeOption(const Args &a, const char *name, qint64 fallback, qin
 /** The same for a real number. */
 Result<double> numberOption(const Args &a, const char *name, double fallback, double min, double max);
 
+/** A ratio as text: "0.01", "1%" or "1e-2"; nullopt when it is not a finite number. */
+std::optional<double> ratioText(const QString &text);
 /** A rate option (--target-fpr, --max-fpr, ...): "0.01", "1%" or "1e-3", strictly between 0 and 1;
  *  `fallback` when the option is absent, nullopt when it is not such a rate. */
 std::optional<double> rateOption(const Args &a, const char *name, std::optional<double> fallback);
