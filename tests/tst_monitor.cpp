@@ -124,6 +124,18 @@ private slots:
         QVERIFY2(r.error().message.contains(QStringLiteral("threshold range")), qPrintable(r.error().message));
     }
 
+    /** `-c fpr=~:0.01` unquoted: bash hands over the home directory; the message says to quote it (the sanitizer
+     *  run's own command line met it). */
+    void aTildeTheShellExpandedIsNamed()
+    {
+        const QString home = qEnvironmentVariable("HOME");
+        if (home.isEmpty())
+            QSKIP("HOME is not set");
+        const auto r = Range::parse(home + QStringLiteral(":0.01"));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QStringLiteral("quote the range, '~:10'")), qPrintable(r.error().message));
+    }
+
     void endpointParser()
     {
         // A metric's own unit: a duration endpoint.

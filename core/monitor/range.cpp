@@ -46,6 +46,12 @@ Result<Range> Range::parse(const QString &text, const EndpointParser &endpoint)
         start = -std::numeric_limits<double>::infinity();
     } else if (!startText.isEmpty()) {
         const auto v = read(startText);
+        // An unquoted fpr=~:0.01 reaches us as fpr=/home/x:0.01: bash expands a tilde after '=' and ':'.
+        const QString home = qEnvironmentVariable("HOME");
+        if (!v && startText.startsWith(QLatin1Char('/')) && !home.isEmpty() && startText == home)
+            return bad(text, QStringLiteral("the shell turned ~ into the home directory %1: quote the range, "
+                                            "'~:10'")
+                                 .arg(home));
         if (!v)
             return bad(text, QStringLiteral("'%1' is not a number here").arg(startText));
         start = *v;
