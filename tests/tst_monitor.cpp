@@ -241,6 +241,21 @@ private slots:
 
     /** A reader that keeps opening the file while it is rewritten sees one whole version or the other,
      *  never a part (node_exporter reads it whenever it is scraped). */
+    /** A directory that is not there, or not writable: the error names it, the reason and the fix. */
+    void textfileErrorsSayTheFix()
+    {
+        const auto missing =
+            writeFileAtomically(QStringLiteral("/nonexistent-bloomscope"), QStringLiteral("x.prom"), "x");
+        QVERIFY(!missing.ok());
+        QVERIFY2(missing.error().message.contains(QStringLiteral("/nonexistent-bloomscope")),
+                 qPrintable(missing.error().message));
+        QVERIFY2(missing.error().fix.contains(QStringLiteral("/var/lib/prometheus/node-exporter")),
+                 qPrintable(missing.error().fix));
+        const auto readOnly = writeFileAtomically(QStringLiteral("/proc"), QStringLiteral("x.prom"), "x");
+        QVERIFY(!readOnly.ok());
+        QVERIFY2(!readOnly.error().fix.isEmpty(), qPrintable(readOnly.error().message));
+    }
+
     void textfileReaderNeverSeesHalfAFile()
     {
         QTemporaryDir dir;

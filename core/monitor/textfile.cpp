@@ -26,8 +26,17 @@ Status writeFileAtomically(const QString &dir, const QString &name, const QByteA
     const QString target = QDir(dir).filePath(name);
     QByteArray tmp = QFile::encodeName(QDir(dir).filePath(QLatin1Char('.') + name + QStringLiteral(".XXXXXX")));
     const int fd = ::mkstemp(tmp.data());
-    if (fd < 0)
-        return ioError(QStringLiteral("cannot create a file in %1").arg(dir), errno);
+    if (fd < 0) {
+        const int err = errno;
+        Error e = ioError(QStringLiteral("cannot create a file in %1").arg(dir), err);
+        if (err == ENOENT || err == ENOTDIR)
+            e.fix = QStringLiteral("give --textfile the directory node_exporter's textfile collector reads "
+                                   "(--collector.textfile.directory; /var/lib/prometheus/node-exporter on Debian)");
+        else if (err == EACCES || err == EPERM || err == EROFS)
+            e.fix = QStringLiteral("run as a user who may write there (the bloomscope-metrics@ unit runs as root "
+                                   "for Debian's root-owned directory) or give --textfile a directory of your own");
+        return e;
+    }
     const auto fail = [&tmp, fd](const QString &what) {
         const int err = errno;
         ::close(fd);
