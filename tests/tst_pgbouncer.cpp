@@ -192,6 +192,10 @@ private slots:
         QTest::newRow("info") << QStringList{QStringLiteral("info")};
         QTest::newRow("check") << QStringList{QStringLiteral("check"), QStringLiteral("ada")};
         QTest::newRow("add") << QStringList{QStringLiteral("add"), QStringLiteral("grace")};
+        // health and metrics read the history and the server's labels too (issue 37): a monitoring host's view.
+        QTest::newRow("health") << QStringList{QStringLiteral("health"), QStringLiteral("-w"),
+                                               QStringLiteral("fpr=0.005")};
+        QTest::newRow("metrics") << QStringList{QStringLiteral("metrics")};
         QTest::newRow("the window, read-only") << QStringList{};
     }
     void aTransactionPoolKeepsNoSessionState()
@@ -218,6 +222,10 @@ private slots:
         } else {
             const test::CtlRun r = test::runBloomctl(QStringList{QStringLiteral("--db"), pool} + args);
             QVERIFY2(r.code == 0, said(r).constData());
+            if (args.first() == QLatin1String("metrics"))
+                QVERIFY2(r.out.contains("bloomscope_up{") && r.out.contains("} 1\n"), r.out.constData());
+            if (args.first() == QLatin1String("health"))
+                QVERIFY2(r.out.startsWith("BLOOMSCOPE OK - "), r.out.constData());
         }
         applicationWorksThrough(mTxnOne, QByteArrayLiteral("app-") + QTest::currentDataTag());
     }
