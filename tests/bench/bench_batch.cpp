@@ -5,6 +5,7 @@
 //   `bloomctl fpr --sample 10000000`; the peak RSS of each against the filter's 128 MiB; the crossover.
 //
 //   build/tests/bench/bench_batch [CHECK_NAMES] [SAMPLE]
+#include "benchpipeline.h"
 #include "local/localcluster.h"
 #include "postgres/batchcheck.h"
 #include "postgres/connectionspec.h"
@@ -196,24 +197,7 @@ int main(int argc, char **argv)
                       1, nullptr));
     QElapsedTimer t;
     t.start();
-    PQenterPipelineMode(ref.handle());
-    for (qint64 from = 0; from < (onlyMemory ? 0 : checkNames); from += 1000) {
-        for (qint64 i = from; i < qMin(checkNames, from + 1000); ++i) {
-            const char *v = names[i].constData();
-            PQsendQueryPrepared(ref.handle(), "check", 1, &v, nullptr, nullptr, 0);
-        }
-        PQpipelineSync(ref.handle());
-        for (;;) {
-            PGresult *r = PQgetResult(ref.handle());
-            if (!r)
-                continue;
-            const bool sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-            PQclear(r);
-            if (sync)
-                break;
-        }
-    }
-    PQexitPipelineMode(ref.handle());
+    bench::pipelinePrepared(ref.handle(), "check", names, onlyMemory ? 0 : checkNames);
     const double refSecs = seconds(t);
     names.clear();
     names.squeeze();

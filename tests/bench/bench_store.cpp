@@ -4,6 +4,7 @@
 //   fill (per-chunk bit_count) vs the reference FPR estimate query
 //
 //   build/tests/bench/bench_store [NAMES] [REFERENCE_SAMPLE]
+#include "benchpipeline.h"
 #include "local/localcluster.h"
 #include "maintenance/rebuild.h"
 #include "postgres/connectionspec.h"
@@ -356,24 +357,7 @@ int main(int argc, char **argv)
     if (!arrayVerdicts || !pipeVerdicts || *arrayVerdicts != *pipeVerdicts)
         die(QStringLiteral("the batch checks disagree"));
     t.restart();
-    PQenterPipelineMode(ref.handle());
-    for (int from = 0; from < batch; from += 1000) {
-        for (int i = from; i < qMin(batch, from + 1000); ++i) {
-            const char *v = batchNames[i].constData();
-            PQsendQueryPrepared(ref.handle(), "check", 1, &v, nullptr, nullptr, 0);
-        }
-        PQpipelineSync(ref.handle());
-        for (;;) {
-            PGresult *r = PQgetResult(ref.handle());
-            if (!r)
-                continue;
-            const bool sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-            PQclear(r);
-            if (sync)
-                break;
-        }
-    }
-    PQexitPipelineMode(ref.handle());
+    bench::pipelinePrepared(ref.handle(), "check", batchNames, batch);
     const double refPipeSecs = seconds(t);
     std::printf("batch    %d names: core array query %.0f names/s, core pipelined %.0f names/s; reference statement "
                 "pipelined %.0f names/s\n",
