@@ -315,7 +315,7 @@ private slots:
         p.setProcessEnvironment(e);
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.start(QStringLiteral(BLOOMCTL_PATH),
-                {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--into"),
+                {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--yes"), QStringLiteral("--into"),
                  QStringLiteral("dying"), QStringLiteral("--source"),
                  mCluster.connectionString(QStringLiteral("shard")), QStringLiteral("--grace"), QStringLiteral("0")});
         QByteArray out;

@@ -112,7 +112,7 @@ private slots:
     void rebuildAndSwapAreRefusedUntilTheSubscribersAreReady()
     {
         const QStringList args{
-            QStringLiteral("rebuild"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
+            QStringLiteral("rebuild"),  QStringLiteral("--yes"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
             QStringLiteral("--chunks"), QStringLiteral("2048"),   QStringLiteral("--file"),
             mNames.fileName()};
         const auto cli = bloomctl(args);

@@ -194,7 +194,7 @@ private:
     {
         // Refused without the flag: nothing is created, the subscriber goes on.
         const QStringList rebuild{
-            QStringLiteral("rebuild"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
+            QStringLiteral("rebuild"),  QStringLiteral("--yes"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
             QStringLiteral("--chunks"), QStringLiteral("2048"),   QStringLiteral("--grace"),
             QStringLiteral("0"),        QStringLiteral("--file"), mNames.fileName()};
         auto r = bloomctl(db, rebuild);

@@ -169,6 +169,7 @@ private slots:
         QTest::newRow("init") << QStringList{QStringLiteral("--table"), QStringLiteral("other"), QStringLiteral("init")}
                               << QByteArray();
         QTest::newRow("rebuild") << QStringList{QStringLiteral("rebuild"),
+                                                QStringLiteral("--yes"),
                                                 QStringLiteral("--into"),
                                                 QStringLiteral("username_filter_v2"),
                                                 QStringLiteral("--source"),

@@ -108,6 +108,7 @@ private:
         p->setProcessEnvironment(env);
         p->start(QStringLiteral(BLOOMCTL_PATH),
                  {QStringLiteral("--db"), as(QStringLiteral("dba")), QStringLiteral("rebuild"),
+                  QStringLiteral("--yes"),
                   QStringLiteral("--into"), into, QStringLiteral("--chunks"), QString::number(chunks),
                   QStringLiteral("--grace"), QStringLiteral("0"), QStringLiteral("--source"), shard(1),
                   QStringLiteral("--source"), shard(2)});
@@ -226,6 +227,7 @@ private slots:
         QProcess *p = new QProcess(this);
         p->start(QStringLiteral(BLOOMCTL_PATH),
                  {QStringLiteral("--db"), as(QStringLiteral("dba_nocreate")), QStringLiteral("rebuild"),
+                  QStringLiteral("--yes"),
                   QStringLiteral("--into"), QStringLiteral("username_filter_nc"), QStringLiteral("--chunks"),
                   QString::number(2 * RebuiltChunks), QStringLiteral("--grace"), QStringLiteral("0"),
                   QStringLiteral("--source"), shard(1)});
