@@ -234,7 +234,7 @@ private slots:
         auto *url = mWindow->classJoinPanel()->findChild<QLabel *>(QStringLiteral("classJoinUrl"));
         QCOMPARE(url->text(), mUrl.toString());
         QWidget *code = mWindow->classJoinPanel()->findChild<QWidget *>(QStringLiteral("classJoinCode"));
-        QVERIFY(code && code->isVisible() && code->width() >= 160);
+        QVERIFY(code && code->isVisible() && code->width() >= 140);
         for (QWidget *w : mWindow->classJoinPanel()->findChildren<QWidget *>())
             if (w->focusPolicy() != Qt::NoFocus && qobject_cast<QPushButton *>(w))
                 QVERIFY2(!static_cast<QPushButton *>(w)->text().isEmpty(), qPrintable(w->objectName()));

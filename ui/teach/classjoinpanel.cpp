@@ -5,7 +5,6 @@
 #include "teach/qrcode.h"
 
 #include <QCheckBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
@@ -56,9 +55,10 @@ ClassJoinPanel::ClassJoinPanel(ClassJoinServer *server, QWidget *parent)
     big.setBold(true);
     big.setPointSizeF(big.pointSizeF() * 1.3);
     title->setFont(big);
+    title->setWordWrap(true);
     mCode = new QrView(this);
     mCode->setObjectName(QStringLiteral("classJoinCode"));
-    mCode->setMinimumSize(160, 160);
+    mCode->setMinimumSize(140, 140);
     mCode->setAccessibleName(tr("QR code of the class's page"));
     mUrl = new QLabel(this);
     mUrl->setObjectName(QStringLiteral("classJoinUrl"));
@@ -66,6 +66,7 @@ ClassJoinPanel::ClassJoinPanel(ClassJoinServer *server, QWidget *parent)
     mUrl->setWordWrap(true);
     mUrl->setAlignment(Qt::AlignCenter);
     mUrl->setAccessibleName(tr("Address of the class's page"));
+    mUrl->setFont(big); // typed from the projector by whoever cannot scan the code
     mCounts = new QLabel(this);
     mCounts->setObjectName(QStringLiteral("classJoinCounts"));
     mCounts->setWordWrap(true);
@@ -98,7 +99,7 @@ ClassJoinPanel::ClassJoinPanel(ClassJoinServer *server, QWidget *parent)
         refresh();
     });
     connect(mServer, &ClassJoinServer::nameTaken, this, &ClassJoinPanel::refresh);
-    auto *buttons = new QHBoxLayout;
+    auto *buttons = new QVBoxLayout; // narrow: the projector's width is the filter's
     buttons->addWidget(mPause);
     buttons->addWidget(mClose);
     auto *layout = new QVBoxLayout(this);
