@@ -108,7 +108,7 @@ private slots:
         row("audit", "--shards --sample --no-record --publication-ok", "bloomscope_audit");
         row("simulate", "--shards --generate --taken-share --typing-ms --debounce-ms", "twelve-character");
         row("demo", "--shards --generate --redis-demo", "Ctrl-C");
-        row("delete-user", "--shards", "keeps its bits");
+        row("delete-user", "--shards --yes", "keeps its bits");
     }
     void commandHelp()
     {
@@ -339,7 +339,8 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("taken")).toBool(), true);
         jsonLines(r.err, &ok);
         QVERIFY2(ok, r.err.constData());
-        r = db(shards + QStringList{QStringLiteral("delete-user"), QStringLiteral("newcomer")});
+        r = db(shards +
+               QStringList{QStringLiteral("delete-user"), QStringLiteral("--yes"), QStringLiteral("newcomer")});
         QCOMPARE(r.code, 0);
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("deleted")).toInt(), 1);
         r = db(shards + QStringList{QStringLiteral("signup"), QString()}); // an empty name: exit 5, JSON
@@ -355,7 +356,7 @@ private slots:
         jsonLines(r.err, &ok);
         QVERIFY2(ok, r.err.constData());
         // A rebuild's notes (its geometry, its stages).
-        r = db({QStringLiteral("--json"), QStringLiteral("rebuild"), QStringLiteral("--into"),
+        r = db({QStringLiteral("--json"), QStringLiteral("rebuild"), QStringLiteral("--yes"), QStringLiteral("--into"),
                 QStringLiteral("cli_rebuilt"), QStringLiteral("--allow-smaller"), QStringLiteral("--chunks"),
                 QStringLiteral("256"), QStringLiteral("--chunk-bits"), QStringLiteral("1024"), QStringLiteral("--k"),
                 QStringLiteral("4"), QStringLiteral("--grace"), QStringLiteral("0"), QStringLiteral("--source"),
@@ -422,6 +423,55 @@ private slots:
         r = ctl({QStringLiteral("--db"), QStringLiteral("no_such_db"), QStringLiteral("info")}, env);
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("no_such_db"), r.err.constData());
+    }
+
+    // ---- destructive commands off a terminal (issue 43, item 5)
+
+    void destructiveCommandsRefuseOffATerminal_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says"); // what the refusal says it would have done
+        const QString shard = mCluster.connectionString(QStringLiteral("users_0"));
+        QTest::newRow("rebuild") << QStringList{QStringLiteral("rebuild"),
+                                                QStringLiteral("--into"),
+                                                QStringLiteral("cli_refused"),
+                                                QStringLiteral("--grace"),
+                                                QStringLiteral("0"),
+                                                QStringLiteral("--source"),
+                                                shard}
+                                 << QStringLiteral("replaced by one that also records every name");
+        QTest::newRow("rebuild --abort") << QStringList{QStringLiteral("rebuild"), QStringLiteral("--abort")}
+                                         << QStringLiteral("Abort the rebuild");
+        QTest::newRow("delete-user") << QStringList{QStringLiteral("--shards"), mShardMap.fileName(),
+                                                    QStringLiteral("delete-user"), QStringLiteral("taken_one")}
+                                     << QStringLiteral("Delete every user named taken_one");
+    }
+    /** A script whose standard input is /dev/null gets exit 2 and what the command would have done, and
+     *  nothing is changed: the live function, the tables, the shard's users. */
+    void destructiveCommandsRefuseOffATerminal()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        const auto state = [this] {
+            PgConn app(mDb);
+            auto f = app.column(QStringLiteral(
+                "select pg_catalog.md5(prosrc) || (select count(*) from pg_catalog.pg_class where relname in "
+                "('cli_refused', 'bloomscope_rebuild'))::text from pg_catalog.pg_proc "
+                "where oid = 'public.username_bits(text)'::pg_catalog.regprocedure"));
+            PgConn shard(mCluster.connectionString(QStringLiteral("users_0")));
+            auto u = shard.column(QStringLiteral("select count(*) from users where username = 'taken_one'"));
+            return (f && u && !f->isEmpty() && !u->isEmpty()) ? f->first() + '/' + u->first() : QByteArray("?");
+        };
+        const QByteArray before = state();
+        QVERIFY2(before.endsWith("0/1"), before.constData());
+        QProcess p;
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(QStringLiteral(BLOOMCTL_PATH), QStringList{QStringLiteral("--db"), mDb} + args);
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.contains(says.toUtf8()) && err.contains("--yes"), err.constData());
+        QCOMPARE(state(), before);
     }
 
     void cleanupTestCase() { QVERIFY(mCluster.stop().ok()); }

@@ -66,9 +66,10 @@ private:
 
     QStringList rebuildArgs(const QString &into)
     {
-        QStringList a{QStringLiteral("rebuild"),  QStringLiteral("--into"), into,
-                      QStringLiteral("--chunks"), QStringLiteral("262144"), QStringLiteral("--grace"),
-                      QStringLiteral("0"),        QStringLiteral("--file"), mFile.fileName()};
+        QStringList a{
+            QStringLiteral("rebuild"),  QStringLiteral("--yes"),  QStringLiteral("--into"),  into,
+            QStringLiteral("--chunks"), QStringLiteral("262144"), QStringLiteral("--grace"), QStringLiteral("0"),
+            QStringLiteral("--file"),   mFile.fileName()};
         for (int i = 1; i <= 4; ++i)
             a << QStringLiteral("--source") << shard(i);
         return a;

@@ -193,10 +193,11 @@ private:
     void rebuildAndSwap(const QString &db, const QString &subscription, bool helpersPublished)
     {
         // Refused without the flag: nothing is created, the subscriber goes on.
-        const QStringList rebuild{
-            QStringLiteral("rebuild"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
-            QStringLiteral("--chunks"), QStringLiteral("2048"),   QStringLiteral("--grace"),
-            QStringLiteral("0"),        QStringLiteral("--file"), mNames.fileName()};
+        const QStringList rebuild{QStringLiteral("rebuild"),  QStringLiteral("--yes"),
+                                  QStringLiteral("--into"),   QStringLiteral("username_filter_v2"),
+                                  QStringLiteral("--chunks"), QStringLiteral("2048"),
+                                  QStringLiteral("--grace"),  QStringLiteral("0"),
+                                  QStringLiteral("--file"),   mNames.fileName()};
         auto r = bloomctl(db, rebuild);
         QCOMPARE(r.code, 8);
         QVERIFY2(r.err.contains("refusing to rebuild public.username_filter on a publisher"), r.err.constData());

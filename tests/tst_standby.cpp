@@ -168,13 +168,10 @@ private slots:
             << QStringList{QStringLiteral("record"), QStringLiteral("--install-function")} << QByteArray();
         QTest::newRow("init") << QStringList{QStringLiteral("--table"), QStringLiteral("other"), QStringLiteral("init")}
                               << QByteArray();
-        QTest::newRow("rebuild") << QStringList{QStringLiteral("rebuild"),
-                                                QStringLiteral("--into"),
-                                                QStringLiteral("username_filter_v2"),
-                                                QStringLiteral("--source"),
-                                                primaryDb(),
-                                                QStringLiteral("--query"),
-                                                QStringLiteral("select 'ada'")}
+        QTest::newRow("rebuild") << QStringList{QStringLiteral("rebuild"),  QStringLiteral("--yes"),
+                                                QStringLiteral("--into"),   QStringLiteral("username_filter_v2"),
+                                                QStringLiteral("--source"), primaryDb(),
+                                                QStringLiteral("--query"),  QStringLiteral("select 'ada'")}
                                  << QByteArray();
         QTest::newRow("swap") << QStringList{QStringLiteral("swap"), QStringLiteral("username_filter_v2"),
                                              QStringLiteral("--yes")}

@@ -100,6 +100,19 @@ int cmdRebuild(Context &c)
         o.geometry = *g;
         c.note(QStringLiteral("no geometry given: twice the live filter's chunks, ") + o.geometry.describe());
     }
+    // A rebuild replaces the live function until the swap: a production change, asked for like a swap.
+    QStringList from;
+    for (const ConnectionSpec &spec : o.sources)
+        from << spec.describe();
+    for (const QString &file : o.files)
+        from << QStringLiteral("file ") + file;
+    if (!c.confirm(QStringLiteral("Rebuild %1 into %2 (%3) from %4: the live function %5 is replaced by one that also "
+                                  "records every name it places until the swap, and the new pair is built beside the "
+                                  "live one (nothing else is changed; 'rebuild --abort' undoes it).")
+                       .arg(o.live.table, o.intoTable, o.geometry.describe(),
+                            from.isEmpty() ? QStringLiteral("no source") : from.join(QStringLiteral(", ")),
+                            o.live.function)))
+        return ExitUsage;
     Rebuilder rebuilder(**db, o);
     rebuilder.setCancelFlag(&Context::interrupted());
     const bool tty = ::isatty(STDERR_FILENO) == 1;

@@ -297,6 +297,12 @@ int cmdDeleteUser(Context &c)
     if (!checked)
         return c.fail(checked.error());
     const QByteArray name = *checked;
+    if (!c.confirm(
+            QStringLiteral("Delete every user named %1 (case folded) from table %2 of the %3 shard(s) of the map, "
+                           "leaving a tombstone in bloomscope_deleted_users on each; the filter keeps the "
+                           "name's bits.")
+                .arg(escapeField(name), map->table, QString::number(map->shards.size()))))
+        return ExitUsage;
     auto deletedCount = deleteUser(*map, name);
     if (!deletedCount)
         return c.fail(deletedCount.error());

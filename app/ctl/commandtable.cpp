@@ -226,7 +226,11 @@ const QList<CommandSpec> Commands{
      {{"shards", 0, "N", "shard databases (default 16, 1 to 256)"},
       {"generate", 0, "NAMES", "names generated (default 200000)"},
       {"redis-demo", 0, nullptr, "a private redis-server instead"}}},
-    {"delete-user", "NAME", "delete the user; the filter keeps its bits (a \"maybe\" from then on)", "", {ShardMap}},
+    {"delete-user",
+     "NAME",
+     "delete the user; the filter keeps its bits (a \"maybe\" from then on)",
+     "",
+     {ShardMap, Yes}},
     {"help", "[COMMAND]", "this overview, or a command's help", "", {}},
 };
 

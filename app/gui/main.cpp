@@ -14,6 +14,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QHostAddress>
+#include <QUrl>
 
 #include <cstdio>
 #include <vector>
@@ -22,7 +24,7 @@ namespace {
 
 /** `--teach`: the reference's example plays out of the box, or a saved session opens. */
 int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view, bool present,
-             const QString &screenshot)
+             const QString &screenshot, const QString &classJoin)
 {
     if (view != QLatin1String("teach") && view != QLatin1String("compare") && view != QLatin1String("lessons")) {
         std::fprintf(stderr, "bloomscope: with --teach, --view takes teach, compare or lessons\n");
@@ -54,6 +56,20 @@ int runTeach(const QString &sessionFile, bool sessionGiven, const QString &view,
     window.show();
     if (present)
         window.setPresentation(true); // the whole screen
+    if (!classJoin.isEmpty()) {       // for scripts and tests: the class's page at once, no approval
+        const QUrl at(QStringLiteral("http://") + classJoin);
+        if (!at.isValid() || at.host().isEmpty() || at.port() < 0) {
+            std::fprintf(stderr, "bloomscope: --class-join takes HOST:PORT (PORT 0: a free one)\n");
+            return 2;
+        }
+        auto url = window.startClassJoin(QHostAddress(at.host()), quint16(at.port()), false);
+        if (!url) {
+            std::fprintf(stderr, "bloomscope: %s\n", qPrintable(url.error().toString()));
+            return 2;
+        }
+        std::printf("%s\n", qPrintable(url->toString()));
+        std::fflush(stdout);
+    }
     if (!screenshot.isEmpty())
         bloom::screenshot::after(window, screenshot, 500);
     return QApplication::exec();
@@ -183,6 +199,11 @@ int main(int argc, char **argv)
         QStringLiteral("With --teach: presentation mode (F11), larger type, the whole screen."));
     const QCommandLineOption session(QStringLiteral("session"), QStringLiteral("A teaching session file to open."),
                                      QStringLiteral("file"));
+    const QCommandLineOption classJoin(
+        QStringLiteral("class-join"),
+        QStringLiteral("With --teach: open the class's page (Teaching > Let the class join) on HOST:PORT, names "
+                       "taken without approval, and print its address."),
+        QStringLiteral("host:port"));
     const QCommandLineOption redis(QStringLiteral("redis"),
                                    QStringLiteral("Open the Redis bitmap filter at this URL (redis://host:port/db)."),
                                    QStringLiteral("url"));
@@ -195,9 +216,10 @@ int main(int argc, char **argv)
     const QCommandLineOption palette(QStringLiteral("palette"),
                                      QStringLiteral("light, dark, or system (the default: the desktop's)."),
                                      QStringLiteral("palette"), QStringLiteral("system"));
-    parser.addOptions({db,      table,      function,        demo, demoNames, demoTraffic, demoClock,
-                       shards,  screenshot, screenshotDelay, view, name,      chunk,       teach,
-                       session, redis,      redisDemo,       key,  bits,      palette,     present});
+    parser.addOptions({db,       table,      function,        demo, demoNames, demoTraffic, demoClock,
+                       shards,   screenshot, screenshotDelay, view, name,      chunk,       teach,
+                       session,  redis,      redisDemo,       key,  bits,      palette,     present,
+                       classJoin});
     // The arguments Qt left (it takes out its own, -platform and the like), as they were given.
     const QList<QByteArray> given = arguments.remaining(argc, argv);
     QStringList args{QApplication::applicationFilePath()};
@@ -225,10 +247,10 @@ int main(int argc, char **argv)
                         parser.value(view), parser.value(name),
                         parser.isSet(screenshot) ? parser.value(screenshot) : QString());
 
-    if (parser.isSet(teach) || sessionGiven || parser.isSet(present))
+    if (parser.isSet(teach) || sessionGiven || parser.isSet(present) || parser.isSet(classJoin))
         return runTeach(sessionGiven ? sessionFile : QString(), sessionGiven,
                         parser.isSet(view) ? parser.value(view) : QStringLiteral("teach"), parser.isSet(present),
-                        parser.isSet(screenshot) ? parser.value(screenshot) : QString());
+                        parser.isSet(screenshot) ? parser.value(screenshot) : QString(), parser.value(classJoin));
 
     bloom::MainWindow window;
     if (parser.value(view) == QLatin1String("manual")) { // Help > Contents, on its own

@@ -1,5 +1,6 @@
 #include "maintenance/helpers.h"
 
+#include "postgres/pgarray.h"
 #include "postgres/pgerror.h"
 
 #include <QSqlQuery>
@@ -138,21 +139,65 @@ Result<QStringList> granteesOf(Database &db, const Helpers &h, const QString &pr
     return out;
 }
 
-Result<QString> actAsOwner(Database &db, const Helpers &h)
+QString OwnerAct::epilogue(const QStringList &tables, const QStringList &functions) const
 {
-    const QByteArray sql = "select c.relowner = r.oid, "
-                           "  pg_catalog.pg_has_role(r.oid, c.relowner, 'MEMBER') or r.rolsuper, "
-                           "  pg_catalog.quote_ident(o.rolname) "
-                           "from pg_catalog.pg_class c, pg_catalog.pg_roles r, pg_catalog.pg_roles o "
-                           "where c.oid = pg_catalog.to_regclass($1) and r.rolname = current_user "
-                           "and o.oid = c.relowner";
-    auto r =
-        rowsOf(db, sql, {h.liveTable.quoted().toUtf8()}, QStringLiteral("reading who owns %1").arg(h.liveTable.text()));
+    if (!handOver)
+        return QString();
+    QString sql;
+    for (const QString &t : tables)
+        sql += QStringLiteral("alter table %1 owner to %2;\n").arg(t, owner);
+    for (const QString &f : functions)
+        sql += QStringLiteral("alter function %1 owner to %2;\n").arg(f, owner);
+    return sql;
+}
+
+Result<OwnerAct> ownerAct(Database &db, const Helpers &h, const QStringList &schemas, const QString &what)
+{
+    // One row: whether this session is the owner, may act as it, is a superuser; the owner (quoted);
+    // the first schema of $2 the owner may not create in (null when none).
+    const QByteArray sql =
+        "select c.relowner = r.oid, pg_catalog.pg_has_role(r.oid, c.relowner, 'MEMBER') or r.rolsuper, r.rolsuper, "
+        "  pg_catalog.quote_ident(o.rolname), "
+        "  (select pg_catalog.quote_ident(s) from pg_catalog.unnest($2::text[]) with ordinality u(s, i) "
+        "   where not o.rolsuper and not pg_catalog.has_schema_privilege(o.oid, "
+        "     (select n.oid from pg_catalog.pg_namespace n where n.nspname = u.s), 'CREATE') "
+        "   order by i limit 1) "
+        "from pg_catalog.pg_class c, pg_catalog.pg_roles r, pg_catalog.pg_roles o "
+        "where c.oid = pg_catalog.to_regclass($1) and r.rolname = current_user and o.oid = c.relowner";
+    QList<QByteArray> present; // a schema that does not exist yet is made by the owner (ensureHelperSchema)
+    for (const QString &s : schemas)
+        if (!s.isEmpty() && !present.contains(s.toUtf8()))
+            present << s.toUtf8();
+    auto r = rowsOf(db, sql, {h.liveTable.quoted().toUtf8(), textArray(present).toUtf8()},
+                    QStringLiteral("reading who owns %1").arg(h.liveTable.text()));
     if (!r)
         return r.error();
-    if (PQntuples(r->get()) != 1 || PQgetvalue(r->get(), 0, 0)[0] == 't' || PQgetvalue(r->get(), 0, 1)[0] != 't')
-        return QString();
-    return QStringLiteral("set local role %1;\n").arg(QString::fromUtf8(PQgetvalue(r->get(), 0, 2)));
+    OwnerAct act;
+    if (PQntuples(r->get()) != 1)
+        return act;
+    const bool isOwner = PQgetvalue(r->get(), 0, 0)[0] == 't', mayAct = PQgetvalue(r->get(), 0, 1)[0] == 't',
+               superuser = PQgetvalue(r->get(), 0, 2)[0] == 't';
+    act.owner = QString::fromUtf8(PQgetvalue(r->get(), 0, 3));
+    if (isOwner || !mayAct)
+        return act;
+    if (PQgetisnull(r->get(), 0, 4)) {
+        act.prologue = QStringLiteral("set local role %1;\n").arg(act.owner);
+        return act;
+    }
+    if (superuser) {
+        act.handOver = true;
+        return act;
+    }
+    const QString schema = QString::fromUtf8(PQgetvalue(r->get(), 0, 4)); // quoted
+    return makeError(ErrorKind::Refused,
+                     QStringLiteral("refusing to %1: role %2, the owner of %3, may not create objects in schema %4, "
+                                    "and Bloomscope makes the filter's objects as that owner (its helper objects "
+                                    "now, the new pair at the swap), so that they stay the owner's")
+                         .arg(what, act.owner, h.liveTable.text(), schema),
+                     QStringLiteral("have the owner of schema %1 or a superuser run:\n  grant create on schema %1 to "
+                                    "%2;\n(docs/operations.md \"Privileges\" lists what each role needs), then run "
+                                    "this again")
+                         .arg(schema, act.owner));
 }
 
 Result<QString> readerGrants(Database &db, const Helpers &h, const QString &table, const QString &columns)

@@ -77,9 +77,27 @@ Status ensureHelperSchema(Database &db, const Helpers &h);
  *  run when this role may not. */
 Result<QString> helperSchemaSql(Database &db, const Helpers &h);
 
-/** "set local role OWNER;\n" when this session may act as the live table's owner and is not it (a
- *  member, or a superuser), so that the helper objects it creates are the owner's; empty otherwise. */
-Result<QString> actAsOwner(Database &db, const Helpers &h);
+/**
+ * How a maintenance transaction makes objects that must be the live table's owner's (the helper
+ * objects, a rebuild's security definer recorders): the one decision, from the catalog.
+ *  - this session is the owner, or may not act as it and is no superuser: as itself (empty prologue);
+ *  - it may act as the owner (a member, or a superuser) and the owner may CREATE in every schema of
+ *    `schemas`: as the owner (`set local role OWNER`);
+ *  - the owner may not, and this session is a superuser: as itself, then handed to the owner
+ *    (handOver: epilogue() alters each object's owner), as Bloomscope did before it acted as the owner;
+ *  - the owner may not, and this session is no superuser: refused (ErrorKind::Refused) naming the owner
+ *    and the exact GRANT (a swap would also need it: the new pair is handed to the owner).
+ * `schemas` are unquoted; `what` says what is being done ("rebuild public.username_filter").
+ */
+struct OwnerAct {
+    QString prologue;      ///< "set local role OWNER;\n", or empty
+    QString owner;         ///< the owner, quoted
+    bool handOver = false; ///< created as this superuser session: epilogue() hands them over
+    /** "alter table T owner to OWNER;\n" for each table and "alter function F owner to ..." for each
+     *  function signature (quoted, with its argument types), when handOver; empty otherwise. */
+    QString epilogue(const QStringList &tables, const QStringList &functions) const;
+};
+Result<OwnerAct> ownerAct(Database &db, const Helpers &h, const QStringList &schemas, const QString &what);
 
 /** The roles (quoted, "public" for PUBLIC) that hold `privilege` (SELECT, UPDATE) on the live table,
  *  on the table itself or on its bits column, its owner included. */

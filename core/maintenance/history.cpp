@@ -56,13 +56,14 @@ Result<Place> locate(Database &db, FilterStore &store, bool forWrite = false)
 Result<QString> createWithGrants(Database &db, const Place &place)
 {
     const maintenance::Helpers &h = place.helpers;
-    auto owner = maintenance::actAsOwner(db, h);
+    auto owner = maintenance::ownerAct(db, h, {h.helperSchemaName}, QStringLiteral("create %1").arg(h.history));
     if (!owner)
         return owner.error();
     auto readers = maintenance::readerGrants(db, h, h.history);
     if (!readers)
         return readers.error();
-    return *owner + History::createSql(h.helperSchema) + QLatin1Char('\n') + *readers;
+    return owner->prologue + History::createSql(h.helperSchema) + QLatin1Char('\n') + *readers +
+           owner->epilogue({h.history}, {});
 }
 
 QString columns(const Place &p)
@@ -224,10 +225,11 @@ Result<QString> History::installFunction(Database &db, FilterStore &store, bool 
             return create.error();
         sql = *create;
     } else {
-        auto owner = maintenance::actAsOwner(db, place->helpers);
+        auto owner = maintenance::ownerAct(db, place->helpers, {place->helpers.helperSchemaName},
+                                           QStringLiteral("install %1.bloomscope_record").arg(place->schema));
         if (!owner)
             return owner.error();
-        sql = *owner;
+        sql = owner->prologue;
     }
     sql = QStringLiteral("begin;\n") + sql + functionSql(place->schema) + QStringLiteral(";\ncommit;");
     if (auto s = maintenance::execScript(db, sql, QStringLiteral("installing %1.bloomscope_record").arg(place->schema));

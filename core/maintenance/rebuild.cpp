@@ -40,7 +40,6 @@ using maintenance::helpersWith;
 namespace {
 constexpr qint64 RebuildLockKey = 0x626c6f6f; // "bloo": with the live table's oid, the rebuild's advisory lock
 }
-using maintenance::actAsOwner;
 using maintenance::granteesOf;
 using maintenance::readerGrants;
 using maintenance::trustedHelperExists;
@@ -374,7 +373,8 @@ Status Rebuilder::prepare()
     auto writers = granteesOf(mDb, *names, QStringLiteral("UPDATE"));
     if (!writers)
         return writers.error();
-    auto owner = actAsOwner(mDb, *names);
+    auto owner = maintenance::ownerAct(mDb, *names, {names->helperSchemaName, names->liveTable.schema},
+                                       QStringLiteral("rebuild %1").arg(names->liveTable.text()));
     if (!owner)
         return owner.error();
     QString readers;
@@ -406,7 +406,7 @@ Status Rebuilder::prepare()
     // As the live table's owner (when this role may act as it): the helper objects and the security
     // definer recorders are the owner's, in the helper schema only the owner may create in.
     QString sql =
-        *owner +
+        owner->prologue +
         QStringLiteral(
             "set local client_min_messages = warning;\n" // no NOTICE on stderr for the drop of a table never made
             "set local lock_timeout = '30s';\n"
@@ -467,7 +467,10 @@ Status Rebuilder::prepare()
                    .arg(names->record, g, names->recordNames);
     }
     // The swaps' record of the old pairs, made here (by the owner) so that drop-old finds it.
-    sql += maintenance::swappedTableSql(names->swapped) + readers;
+    sql += maintenance::swappedTableSql(names->swapped) + readers +
+           owner->epilogue(
+               {names->state, names->pending, names->swapped},
+               {names->record + QStringLiteral("(text)"), names->recordNames + QStringLiteral("(regclass, text[])")});
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the rebuild's transaction"));
     QSqlQuery tx(mDb.db());

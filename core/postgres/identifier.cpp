@@ -58,8 +58,9 @@ Result<QualifiedName> QualifiedName::parse(const QString &text, const QString &w
 {
     const QStringList parts = text.split(QLatin1Char('.'));
     if (parts.size() > 2)
-        return makeError(ErrorKind::Usage,
-                         QStringLiteral("%1 '%2': more than one dot; give name or schema.name").arg(what, text));
+        return makeError(ErrorKind::Usage, QStringLiteral("%1 '%2': more than one dot").arg(what, text),
+                         QStringLiteral("give a plain name such as username_filter, or schema.name (a name with a "
+                                        "dot in it cannot be given)"));
     for (const QString &p : parts)
         if (auto s = checkPart(p, text, what); !s)
             return s.error();

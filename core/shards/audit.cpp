@@ -116,16 +116,17 @@ Status recordAudit(Database &db, const QualifiedName &filterTable, const AuditRe
         // whoever may read the filter.
         if (auto s = maintenance::ensureHelperSchema(db, h); !s)
             return s;
-        auto owner = maintenance::actAsOwner(db, h);
+        auto owner = maintenance::ownerAct(db, h, {h.helperSchemaName}, QStringLiteral("create %1").arg(table));
         if (!owner)
             return owner.error();
         auto readers = maintenance::readerGrants(db, h, table);
         if (!readers)
             return readers.error();
-        if (auto s = maintenance::execScript(db,
-                                             QStringLiteral("begin;\n%1%2;\nrevoke all on %3 from public;\n%4commit;")
-                                                 .arg(*owner, create, table, *readers),
-                                             QStringLiteral("creating %1").arg(table));
+        if (auto s = maintenance::execScript(
+                db,
+                QStringLiteral("begin;\n%1%2;\nrevoke all on %3 from public;\n%4%5commit;")
+                    .arg(owner->prologue, create, table, *readers, owner->epilogue({table}, {})),
+                QStringLiteral("creating %1").arg(table));
             !s) {
             (void)maintenance::execScript(db, QStringLiteral("rollback"), QStringLiteral("rolling back"));
             return s;

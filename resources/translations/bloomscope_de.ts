@@ -664,6 +664,212 @@ Proben sind &apos;bloomscope-fpr-probe-&apos; plus eine zufällige UUID: keine w
     </message>
 </context>
 <context>
+    <name>bloom::ClassJoinPanel</name>
+    <message>
+        <source>Join from your phone</source>
+<translation>Mit dem Handy mitmachen</translation>
+    </message>
+    <message>
+        <source>QR code of the class&apos;s page</source>
+<translation>QR-Code der Seite für die Klasse</translation>
+    </message>
+    <message>
+        <source>Address of the class&apos;s page</source>
+<translation>Adresse der Seite für die Klasse</translation>
+    </message>
+    <message>
+        <source>Take each name &amp;myself</source>
+<translation>Jeden Namen &amp;selbst annehmen</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+<translation>&amp;Pause</translation>
+    </message>
+    <message>
+        <source>Close the &amp;page</source>
+<translation>Seite &amp;schließen</translation>
+    </message>
+    <message>
+        <source>Paused: phones are asked to wait.</source>
+<translation>Angehalten: die Handys werden gebeten zu warten.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n name(s) from the class so far.</source>
+        <translation>
+            <numerusform>%n Name aus der Klasse bisher.</numerusform>
+            <numerusform>%n Namen aus der Klasse bisher.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Names &amp;waiting (%1)...</source>
+<translation>&amp;Wartende Namen (%1)...</translation>
+    </message>
+</context>
+<context>
+    <name>bloom::ClassJoinQueue</name>
+    <message>
+        <source>Names from the class</source>
+<translation>Namen aus der Klasse</translation>
+    </message>
+    <message>
+        <source>Names waiting</source>
+<translation>Wartende Namen</translation>
+    </message>
+    <message>
+        <source>&amp;Take</source>
+<translation>&amp;Annehmen</translation>
+    </message>
+    <message>
+        <source>&amp;Refuse</source>
+<translation>A&amp;blehnen</translation>
+    </message>
+    <message>
+        <source>Take &amp;all</source>
+<translation>&amp;Alle annehmen</translation>
+    </message>
+    <message>
+        <source>add %1 (from %2)</source>
+<translation>%1 hinzufügen (von %2)</translation>
+    </message>
+    <message>
+        <source>check %1 (from %2)</source>
+<translation>%1 prüfen (von %2)</translation>
+    </message>
+    <message>
+        <source>No name is waiting.</source>
+<translation>Kein Name wartet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n name(s) wait for you: take them to the filter, or refuse them.</source>
+        <translation>
+            <numerusform>%n Name wartet auf Sie: in den Filter annehmen oder ablehnen.</numerusform>
+            <numerusform>%n Namen warten auf Sie: in den Filter annehmen oder ablehnen.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bloom::ClassJoinServer</name>
+    <message>
+        <source>cannot open the class&apos;s page on %1 port %2: %3</source>
+<translation>die Seite für die Klasse lässt sich auf %1, Port %2 nicht öffnen: %3</translation>
+    </message>
+    <message>
+        <source>choose another address or port (a port below 1024 needs root; 0 picks a free one)</source>
+<translation>eine andere Adresse oder einen anderen Port wählen (ein Port unter 1024 braucht root; 0 nimmt einen freien)</translation>
+    </message>
+    <message>
+        <source>the teaching window is not ready</source>
+<translation>das Lehrfenster ist nicht bereit</translation>
+    </message>
+    <message>
+        <source>the lecturer did not take it</source>
+<translation>die Lehrkraft hat ihn nicht angenommen</translation>
+    </message>
+    <message>
+        <source>A name</source>
+<translation>Ein Name</translation>
+    </message>
+    <message>
+        <source>Add</source>
+<translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Check</source>
+<translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>%1 was not taken</source>
+<translation>%1 wurde nicht angenommen</translation>
+    </message>
+    <message>
+        <source>Bloom filter: the class&apos;s names</source>
+<translation>Bloom-Filter: die Namen der Klasse</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+<translation>Nicht gefunden</translation>
+    </message>
+    <message>
+        <source>No such page.</source>
+<translation>Diese Seite gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+<translation>Warten</translation>
+    </message>
+    <message>
+        <source>Waiting for the lecturer to take it...</source>
+<translation>Wartet, bis die Lehrkraft ihn annimmt...</translation>
+    </message>
+    <message>
+        <source>No such name.</source>
+<translation>Diesen Namen gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>Join the class</source>
+<translation>Bei der Klasse mitmachen</translation>
+    </message>
+    <message>
+        <source>Not allowed</source>
+<translation>Nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>Too large</source>
+<translation>Zu groß</translation>
+    </message>
+    <message>
+        <source>That was too much text.</source>
+<translation>Das war zu viel Text.</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+<translation>Angehalten</translation>
+    </message>
+    <message>
+        <source>The lecturer paused the page: try again soon.</source>
+<translation>Die Lehrkraft hat die Seite angehalten: bald noch einmal versuchen.</translation>
+    </message>
+    <message>
+        <source>Not understood</source>
+<translation>Nicht verstanden</translation>
+    </message>
+    <message>
+        <source>Add or Check?</source>
+<translation>Hinzufügen oder Prüfen?</translation>
+    </message>
+    <message>
+        <source>Not taken</source>
+<translation>Nicht angenommen</translation>
+    </message>
+    <message>
+        <source>Type a name first.</source>
+<translation>Zuerst einen Namen eingeben.</translation>
+    </message>
+    <message>
+        <source>A name here has at most %1 bytes.</source>
+<translation>Ein Name hat hier höchstens %1 Bytes.</translation>
+    </message>
+    <message>
+        <source>Slow down</source>
+<translation>Langsamer</translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n name(s) a minute from one phone.</source>
+        <translation>
+            <numerusform>Höchstens %n Name pro Minute von einem Handy.</numerusform>
+            <numerusform>Höchstens %n Namen pro Minute von einem Handy.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Busy</source>
+<translation>Beschäftigt</translation>
+    </message>
+    <message>
+        <source>Too many names are waiting: try again soon.</source>
+<translation>Zu viele Namen warten: bald noch einmal versuchen.</translation>
+    </message>
+</context>
+<context>
     <name>bloom::CompareView</name>
     <message>
         <source>Filter size</source>
@@ -3672,6 +3878,70 @@ dann unten &quot;Jeder Subscriber ist bereit&quot; ankreuzen.</translation>
     <message>
         <source>CSV tables (*.csv)</source>
         <translation>CSV-Tabellen (*.csv)</translation>
+    </message>
+    <message>
+        <source>&amp;Teaching</source>
+<translation>&amp;Unterricht</translation>
+    </message>
+    <message>
+        <source>Let the class &amp;join...</source>
+<translation>Klasse &amp;mitmachen lassen...</translation>
+    </message>
+    <message>
+        <source>&amp;Close the class&apos;s page</source>
+<translation>Seite für die Klasse &amp;schließen</translation>
+    </message>
+    <message>
+        <source>the teaching filter does not take this name</source>
+<translation>der Lehrfilter nimmt diesen Namen nicht</translation>
+    </message>
+    <message>
+        <source>added</source>
+<translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>maybe: every one of its bits is set</source>
+<translation>vielleicht: alle seine Bits sind gesetzt</translation>
+    </message>
+    <message>
+        <source>definitely not: one of its bits is 0</source>
+<translation>sicher nicht: eines seiner Bits ist 0</translation>
+    </message>
+    <message>
+        <source>The class&apos;s page</source>
+<translation>Seite für die Klasse</translation>
+    </message>
+    <message>
+        <source>Let the class join</source>
+<translation>Klasse mitmachen lassen</translation>
+    </message>
+    <message>
+        <source>Students open a page on their phones and add or check names in this filter. The page is served from this computer on the network you pick; nothing of it reaches a database. Close it from the Teaching menu or its panel.</source>
+<translation>Die Schülerinnen und Schüler öffnen eine Seite auf ihren Handys und fügen Namen in diesen Filter ein oder prüfen sie. Die Seite kommt von diesem Rechner, in dem Netz, das Sie wählen; nichts davon erreicht eine Datenbank. Schließen Sie sie im Menü Unterricht oder in ihrem Feld.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+<translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>127.0.0.1 (this computer only)</source>
+<translation>127.0.0.1 (nur dieser Rechner)</translation>
+    </message>
+    <message>
+        <source>Take each name &amp;myself before it reaches the filter</source>
+<translation>Jeden Namen &amp;selbst annehmen, bevor er in den Filter kommt</translation>
+    </message>
+    <message>
+        <source>&amp;Network:</source>
+<translation>&amp;Netz:</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+<translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <source>&amp;Open the page</source>
+<translation>Seite ö&amp;ffnen</translation>
     </message>
 </context>
 <context>

@@ -33,6 +33,36 @@
     </message>
 </context>
 <context>
+    <name>bloom::ClassJoinPanel</name>
+    <message numerus="yes">
+        <source>%n name(s) from the class so far.</source>
+        <translation>
+            <numerusform>%n name from the class so far.</numerusform>
+            <numerusform>%n names from the class so far.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bloom::ClassJoinQueue</name>
+    <message numerus="yes">
+        <source>%n name(s) wait for you: take them to the filter, or refuse them.</source>
+        <translation>
+            <numerusform>%n name waits for you: take it to the filter, or refuse it.</numerusform>
+            <numerusform>%n names wait for you: take them to the filter, or refuse them.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bloom::ClassJoinServer</name>
+    <message numerus="yes">
+        <source>At most %n name(s) a minute from one phone.</source>
+        <translation>
+            <numerusform>At most %n name a minute from one phone.</numerusform>
+            <numerusform>At most %n names a minute from one phone.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bloom::HeatmapTab</name>
     <message numerus="yes">
         <source>&lt;b style=&apos;color:%1&apos;&gt;%Ln damaged chunk(s), counted below as empty&lt;/b&gt; &amp;middot; </source>

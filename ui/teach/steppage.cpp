@@ -464,6 +464,11 @@ void StepPage::setTimeline(const Timeline &timeline, qsizetype position)
     render();
 }
 
+const Timeline &StepPage::timeline() const
+{
+    return mPlayer->timeline();
+}
+
 bool StepPage::enqueue(Timeline::Action action, const QString &name, Timeline::Origin origin)
 {
     const QByteArray utf8 = name.trimmed().toUtf8();

@@ -47,6 +47,8 @@ public:
     bool enqueue(Timeline::Action action, const QString &name, Timeline::Origin origin = Timeline::Origin::Class);
     /** A saved timeline, at rest after `position` entries; the controls follow its filter. */
     void setTimeline(const Timeline &timeline, qsizetype position);
+    /** Every entry so far (the class's included), whatever the animation shows now. */
+    const Timeline &timeline() const;
     void setStepMs(int ms);
     bool idle() const;
     void setPresentation(bool on);

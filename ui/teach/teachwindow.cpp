@@ -6,6 +6,9 @@
 #include "style/theme.h"
 
 #include "teach/bitgridwidget.h"
+#include "teach/classjoinpanel.h"
+#include "teach/classjoinqueue.h"
+#include "teach/classjoinserver.h"
 #include "teach/compareview.h"
 #include "teach/lessonsview.h"
 #include "teach/steppage.h"
@@ -13,17 +16,30 @@
 #include "teach/timelineplayer.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QFormLayout>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QNetworkInterface>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QScreen>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUrl>
+#include <QVBoxLayout>
 
 namespace bloom {
 
@@ -114,6 +130,11 @@ TeachWindow::TeachWindow(QWidget *parent)
     setStandard(add(view, "actionPreviousTab", tr("Previous tab"), {},
                     [this] { switchTab((mTabs->currentIndex() + mTabs->count() - 1) % mTabs->count()); }),
                 QKeySequence::PreviousChild, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab));
+    QMenu *teaching = menuBar()->addMenu(tr("&Teaching"));
+    teaching->setObjectName(QStringLiteral("menuTeaching"));
+    add(teaching, "actionClassJoin", tr("Let the class &join..."), QKeySequence(Qt::CTRL | Qt::Key_J),
+        [this] { chooseClassJoin(); });
+    add(teaching, "actionClassJoinStop", tr("&Close the class's page"), QKeySequence(), [this] { stopClassJoin(); });
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
     setStandard(add(help, "actionHelpContents", tr("&Contents"), {}, [this] { showManual(); }),
@@ -369,6 +390,99 @@ void TeachWindow::chooseLog()
     QString error;
     if (!path.isEmpty() && !exportLog(path, &error))
         QMessageBox::warning(this, tr("Export the log"), error);
+}
+
+Result<QUrl> TeachWindow::startClassJoin(const QHostAddress &address, quint16 port, bool approval)
+{
+    if (!mJoin) {
+        mJoin = new ClassJoinServer(this);
+        // A phone's name goes where a typed one goes: the timeline, animated on the projector; the
+        // phone gets the verdict and the bits of that very entry.
+        mJoin->setSubmit([this](Timeline::Action action, const QByteArray &name) -> Result<ClassJoinServer::Answer> {
+            if (!mStep->enqueue(action, QString::fromUtf8(name), Timeline::Origin::Class))
+                return makeError(ErrorKind::BadInput, tr("the teaching filter does not take this name"));
+            const Timeline &timeline = mStep->timeline();
+            const SandboxFilter::Trace t = timeline.traceOf(timeline.size() - 1);
+            ClassJoinServer::Answer a;
+            a.bits = t.where();
+            a.line = Timeline::line(action, t);
+            a.verdict = action == Timeline::Action::Add ? tr("added")
+                        : t.maybe                       ? tr("maybe: every one of its bits is set")
+                                                        : tr("definitely not: one of its bits is 0");
+            return a;
+        });
+    }
+    mJoin->setApproval(approval);
+    auto url = mJoin->start(address, port);
+    if (!url)
+        return url;
+    if (!mJoinPanel) {
+        mJoinPanel = new ClassJoinPanel(mJoin, this);
+        connect(mJoinPanel, &ClassJoinPanel::closeRequested, this, &TeachWindow::stopClassJoin);
+        mJoinDock = new QDockWidget(tr("The class's page"), this);
+        mJoinDock->setObjectName(QStringLiteral("classJoinDock"));
+        mJoinDock->setFeatures(QDockWidget::DockWidgetMovable);
+        mJoinDock->setWidget(mJoinPanel);
+        addDockWidget(Qt::RightDockWidgetArea, mJoinDock);
+    }
+    mJoinPanel->refresh();
+    mJoinDock->show();
+    return url;
+}
+
+void TeachWindow::stopClassJoin()
+{
+    if (mJoin)
+        mJoin->stop();
+    if (mJoinDock)
+        mJoinDock->hide();
+    if (mJoinPanel)
+        mJoinPanel->queue()->hide();
+}
+
+void TeachWindow::chooseClassJoin()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Let the class join"));
+    auto *intro = new QLabel(tr("Students open a page on their phones and add or check names in this filter. "
+                                "The page is served from this computer on the network you pick; nothing of "
+                                "it reaches a database. Close it from the Teaching menu or its panel."),
+                             &dialog);
+    intro->setWordWrap(true);
+    auto *address = new QComboBox(&dialog);
+    address->setObjectName(QStringLiteral("classJoinAddress"));
+    for (const QNetworkInterface &i : QNetworkInterface::allInterfaces()) {
+        if (!(i.flags() & QNetworkInterface::IsUp))
+            continue;
+        for (const QNetworkAddressEntry &e : i.addressEntries())
+            if (e.ip().protocol() == QAbstractSocket::IPv4Protocol && !e.ip().isLoopback())
+                address->addItem(tr("%1 (%2)").arg(e.ip().toString(), i.humanReadableName()), e.ip().toString());
+    }
+    address->addItem(tr("127.0.0.1 (this computer only)"), QStringLiteral("127.0.0.1"));
+    auto *port = new QSpinBox(&dialog);
+    port->setObjectName(QStringLiteral("classJoinPort"));
+    port->setRange(1024, 65535);
+    port->setValue(8765);
+    auto *approval = new QCheckBox(tr("Take each name &myself before it reaches the filter"), &dialog);
+    approval->setChecked(true);
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Network:"), address);
+    form->addRow(tr("&Port:"), port);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("&Open the page"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(approval);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    auto url =
+        startClassJoin(QHostAddress(address->currentData().toString()), quint16(port->value()), approval->isChecked());
+    if (!url)
+        QMessageBox::warning(this, tr("Let the class join"), url.error().toString());
 }
 
 } // namespace bloom

@@ -1,15 +1,21 @@
 #pragma once
 
+#include "common/result.h"
 #include "teach/timeline.h"
 
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
+class QHostAddress;
 class QTabWidget;
+class QUrl;
 
 namespace bloom {
 
 class BitGridWidget;
+class ClassJoinPanel;
+class ClassJoinServer;
 class CompareView;
 class LessonsView;
 class ManualWindow;
@@ -68,6 +74,14 @@ public:
     /** The timeline as a CSV table. */
     bool exportLog(const QString &path, QString *error);
 
+    /** Teaching > Let the class join: the class's page on `address`:`port` (0: a free port), its QR code
+     *  and address on the window (in presentation mode too); with `approval`, each name waits for the
+     *  lecturer (ClassJoinQueue). Returns the join URL. Stops with the window. */
+    Result<QUrl> startClassJoin(const QHostAddress &address, quint16 port, bool approval);
+    void stopClassJoin();
+    ClassJoinServer *classJoin() const { return mJoin; }
+    ClassJoinPanel *classJoinPanel() const { return mJoinPanel; }
+
 signals:
     void idleNow();
 
@@ -82,6 +96,7 @@ private:
     void chooseExport();
     void chooseSlide();
     void chooseLog();
+    void chooseClassJoin();
 
     bool mPresentation = false;
     bool mShownOnce = false;
@@ -95,6 +110,9 @@ private:
     StatusLabel *mStatus = nullptr;
     QAction *mPresentAction = nullptr;
     ManualWindow *mManual = nullptr;
+    ClassJoinServer *mJoin = nullptr;
+    ClassJoinPanel *mJoinPanel = nullptr;
+    QDockWidget *mJoinDock = nullptr;
 };
 
 } // namespace bloom
