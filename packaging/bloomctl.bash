@@ -61,10 +61,21 @@ _bloomctl()
                 [[ ${words[i]} == --db ]] && db=$(_bloomctl_dequote "${words[i + 1]}")
                 [[ ${words[i]} == --db=* ]] && db=$(_bloomctl_dequote "${words[i]#--db=}")
             done
+            # A table's name is the server's text, not the user's: each one offered is quoted for the
+            # shell (printf %q), so that $(...), spaces or ';' in it stay one inert word. A line with an
+            # escape other than '\\' stands for a control character --table refuses: left out.
             if [[ -n $db ]]; then
                 COMPREPLY=()
+                local want quoted
+                want=$(_bloomctl_dequote "$cur")
                 while IFS= read -r table; do
-                    [[ $table == "$cur"* ]] && COMPREPLY+=("$table")
+                    if [[ $table == *\\* ]]; then
+                        [[ ${table//\\\\/} == *\\* ]] && continue
+                        table=${table//\\\\/\\}
+                    fi
+                    [[ $table == "$want"* ]] || continue
+                    printf -v quoted '%q' "$table"
+                    COMPREPLY+=("$quoted")
                 done < <(bloomctl --db "$db" tables 2>/dev/null)
             fi
             return

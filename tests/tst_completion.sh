@@ -33,8 +33,10 @@ host=$(field host) port=$(field port) user=$(field user) dbname=$(field dbname)
 printf '[bloomtest]\nhost=%s\nport=%s\nuser=%s\ndbname=%s\n' "$host" "$port" "$user" "$dbname" >"$work/pg_service.conf"
 export PGSERVICEFILE=$work/pg_service.conf
 
+mkdir -p "$work/cwd"
 cat >"$work/rc" <<RC
 PS1='\$ '
+cd '$work/cwd'
 source /usr/share/bash-completion/bash_completion
 source '$src/packaging/bloomctl.bash'
 PATH='$work/bin':\$PATH
@@ -50,6 +52,24 @@ complete_line() {
     printf '%s\t' "$1"
     for _ in $(seq 1 300); do [ -e "$work/reply" ] && break; sleep 0.1; done
     printf '\003exit\n'
+  } | timeout 60 script -qfec "bash --noprofile --rcfile '$work/rc' -i" /dev/null >"$work/tty" 2>&1 || true
+  [ -e "$work/reply" ] || fail "no completion for: $1 (the terminal said: $(tr -d '\r' <"$work/tty" | tail -n 5))"
+  cat "$work/reply"
+}
+
+# Types LINE, a Tab and then Enter: the completed command runs (what a user does next).
+complete_and_run() {
+  rm -f "$work/reply"
+  {
+    sleep 0.5
+    printf '%s\t' "$1"
+    for _ in $(seq 1 300); do [ -e "$work/reply" ] && break; sleep 0.1; done
+    sleep 0.5
+    printf '\n'
+    sleep 2
+    printf 'echo RAN-$?\n'
+    sleep 1
+    printf 'exit\n'
   } | timeout 60 script -qfec "bash --noprofile --rcfile '$work/rc' -i" /dev/null >"$work/tty" 2>&1 || true
   [ -e "$work/reply" ] || fail "no completion for: $1 (the terminal said: $(tr -d '\r' <"$work/tty" | tail -n 5))"
   cat "$work/reply"
@@ -85,4 +105,17 @@ expect "$(printf -- '--warning\n--warn-fpr\n--warn-chunk-fill')" "bloomctl healt
 expect "$(printf -- '--debounce-ms\n--db')" "bloomctl simulate --d"
 expect "$(printf 'health\nhistory\nhelp')" "bloomctl h"
 expect "$(printf 'health\nhistory')" "bloomctl help h"
-echo "tst_completion: $checked completions: --table from the server for each --db spelling, options by command"
+# Names the server chose (issue 44, 4): offered quoted for the shell, one inert word each. A command
+# substitution in a table's name never runs, not even when the completed line is run.
+hostile='public.u$(touch${IFS}FILE)'
+"$ctl" --db "$db" --table "$hostile" --function public.hostile_bits init --chunks 1024 >/dev/null
+"$ctl" --db "$db" --table 'public.a b;c' --function public.spaced_bits init --chunks 1024 >/dev/null
+got=$(complete_and_run "bloomctl --db service=bloomtest --table public.u\$")
+[ "$got" = "$(printf '%q' "$hostile")" ] || fail "completing the hostile name to run it: got '$got'"
+[ ! -e "$work/cwd/FILE" ] || fail "running the completed hostile name ran its command substitution"
+grep -q 'RAN-[0-9]' "$work/tty" || fail "the completed line did not run: $(tr -d '\r' <"$work/tty")"
+checked=$((checked + 1))
+expect "$(printf '%q' "$hostile")" "bloomctl --db service=bloomtest --table public.u\\\$"
+expect 'public.a\ b\;c' "bloomctl --db service=bloomtest --table public.a"
+expect 'public.a\ b\;c' "bloomctl --db service=bloomtest --table 'public.a b"
+echo "tst_completion: $checked completions: --table from the server for each --db spelling, options by command, hostile names quoted and inert"

@@ -514,6 +514,66 @@ private slots:
         QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("drop database owned with (force)")).ok());
     }
 
+    void aSharedGroupRolesRecorderIsNeverCalled()
+    {
+        // Issue 44, 1: owner, writer and intruder share the group role team; public still has CREATE for
+        // PUBLIC (a database upgraded from 14). intruder plants a recorder as team, beside the filter;
+        // the writer's add must not call it (no rebuild is under way, and team is no proof of trust).
+        QVERIFY(
+            mCluster
+                .exec(QStringLiteral("postgres"), QStringLiteral("create role owner login; create role writer login; "
+                                                                 "create role intruder login; create role team; "
+                                                                 "grant team to owner, writer, intruder"))
+                .ok());
+        QVERIFY(mCluster.createDatabase(QStringLiteral("teamdb")).ok());
+        QVERIFY(
+            mCluster.exec(QStringLiteral("teamdb"), QStringLiteral("grant create on schema public to public")).ok());
+        const auto role = [&](const QString &r) {
+            return QString(as(r)).replace(QStringLiteral("dbname=filter"), QStringLiteral("dbname=teamdb"));
+        };
+        const QStringList pair{QStringLiteral("--table"), QStringLiteral("public.gf"), QStringLiteral("--function"),
+                               QStringLiteral("public.gf_bits")};
+        Run r =
+            bloomctl(role(QStringLiteral("owner")),
+                     pair + QStringList{QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        PgConn owner(role(QStringLiteral("owner")));
+        QVERIFY(owner.exec(QStringLiteral("grant select, update on public.gf to writer")).ok());
+        PgConn intruder(role(QStringLiteral("intruder")));
+        const QString planted =
+            QStringLiteral("create function %1.bloomscope_record_names(live regclass, names text[]) returns boolean "
+                           "language plpgsql as $$ begin insert into public.calls values (current_user, '%1'); "
+                           "return true; end $$; grant execute on function %1.bloomscope_record_names(regclass, "
+                           "text[]) to public");
+        QVERIFY(intruder
+                    .exec(QStringLiteral("set role team; create table public.calls (who text, planted text); "
+                                         "grant insert, select on public.calls to public; ") +
+                          planted.arg(QStringLiteral("public")))
+                    .ok());
+        const auto calls = [&] {
+            PgConn c(mCluster.connectionString(QStringLiteral("teamdb")));
+            return c.column(QStringLiteral("select count(*) from public.calls"))->value(0);
+        };
+        r = bloomctl(role(QStringLiteral("writer")),
+                     pair + QStringList{QStringLiteral("add"), QStringLiteral("alice")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(calls(), QByteArray("0"));
+        // A recorder the filter's owner left in the trusted helper schema is not called either while no
+        // rebuild is recorded in its state table.
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("teamdb"), QStringLiteral("create schema bloomscope authorization owner; "
+                                                                   "grant usage on schema bloomscope to writer"))
+                    .ok());
+        QVERIFY(owner.exec(planted.arg(QStringLiteral("bloomscope"))).ok());
+        r = bloomctl(role(QStringLiteral("writer")), pair + QStringList{QStringLiteral("add"), QStringLiteral("bob")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(calls(), QByteArray("0"));
+        r = bloomctl(role(QStringLiteral("writer")),
+                     pair + QStringList{QStringLiteral("check"), QStringLiteral("alice"), QStringLiteral("bob")});
+        QVERIFY2(r.code == 0 && r.out == "alice\tmaybe\nbob\tmaybe\n", r.out.constData());
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("drop database teamdb with (force)")).ok());
+    }
+
     void dropOldTouchesOnlyWhatASwapRecorded()
     {
         // evil plants names that look like old pairs, one a second-order injection, before and after.

@@ -422,12 +422,15 @@ private slots:
     }
 
     /** A rebuild whose state table has no recorder for the write path (an older Bloomscope started it):
-     *  a write would be lost by its swap, so it is refused with what to do. */
+     *  a write would be lost by its swap, so it is refused with what to do. The state table holds the
+     *  rebuild's row, as every rebuild's set-up writes it: a state table without the filter's row records
+     *  no rebuild of it (issue 44). */
     void aRebuildThatRecordsNothingRefusesWrites()
     {
         QVERIFY(mCluster
                     .exec(QStringLiteral("filter"),
-                          QStringLiteral("set role dba; create table bloomscope_rebuild (live_table text); reset role"))
+                          QStringLiteral("set role dba; create table bloomscope_rebuild (live_table text); "
+                                         "insert into bloomscope_rebuild values ('username_filter'); reset role"))
                     .ok());
         auto r = ctl(QStringLiteral("dba"), {QStringLiteral("add"), QStringLiteral("r-refused")});
         QCOMPARE(r.code, 8);

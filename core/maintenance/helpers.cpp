@@ -30,15 +30,6 @@ Result<ResultPtr> rowsOf(Database &db, const QByteArray &sql, const QList<QByteA
 
 } // namespace
 
-QString SchemaTrust::refusal(const QString &schema, const QString &liveTable) const
-{
-    if (!creators.isEmpty())
-        return QStringLiteral("%1 may create objects in schema %2").arg(creators, schema);
-    return QStringLiteral("schema %1 is owned by role %2, which is neither the owner of %3, a member of "
-                          "that owner, the database's owner when it is one of those, nor a superuser")
-        .arg(schema, owner, liveTable);
-}
-
 Helpers helpersIn(const QualifiedName &table, const QualifiedName &function, const QString &helperSchema)
 {
     Helpers h;
@@ -57,50 +48,23 @@ Helpers helpersIn(const QualifiedName &table, const QualifiedName &function, con
     return h;
 }
 
-Result<SchemaTrust> schemaTrust(Database &db, const Helpers &h, const QString &name)
-{
-    const QByteArray sql = QByteArray(trustedRolesCte(Whose::Anyone)) +
-                           "select n.nspowner::regrole::text, n.nspowner in (select roleid from trusted), "
-                           "  (select pg_catalog.string_agg(case when a.grantee = 0 then 'PUBLIC' "
-                           "          else a.grantee::regrole::text end, ', ') "
-                           "     from pg_catalog.aclexplode(n.nspacl) a where a.privilege_type = 'CREATE' "
-                           "     and a.grantee not in (select roleid from trusted)) "
-                           "from pg_catalog.pg_namespace n where n.nspname = $2";
-    auto r = rowsOf(db, sql, {h.liveTable.quoted().toUtf8(), name.toUtf8()},
-                    QStringLiteral("looking at schema %1").arg(quoteIdent(name)));
-    if (!r)
-        return r.error();
-    SchemaTrust t;
-    if (PQntuples(r->get()) == 0)
-        return t;
-    t.exists = true;
-    t.owner = QString::fromUtf8(PQgetvalue(r->get(), 0, 0));
-    t.creators = PQgetisnull(r->get(), 0, 2) ? QString() : QString::fromUtf8(PQgetvalue(r->get(), 0, 2));
-    t.trusted = PQgetvalue(r->get(), 0, 1)[0] == 't' && t.creators.isEmpty();
-    return t;
-}
-
 Result<Helpers> helpersFor(Database &db, const QualifiedName &table, const QualifiedName &function)
 {
-    const Helpers probe = helpersIn(table, function, table.schema);
-    const QString dedicated = bloom::helperSchemaFor(table.schema);
-    auto own = schemaTrust(db, probe, dedicated);
-    if (!own)
-        return own.error();
-    if (own->exists && !own->trusted)
-        return makeError(ErrorKind::Refused,
-                         QStringLiteral("refusing to use Bloomscope's helper schema: %1")
-                             .arg(own->refusal(quoteIdent(dedicated), table.text())),
-                         QStringLiteral("have the owner of %1 or a superuser look at schema %2, then make it the "
-                                        "owner's (alter schema %2 owner to ...) with CREATE for nobody else, or "
-                                        "drop it")
-                             .arg(table.text(), quoteIdent(dedicated)));
-    if (own->exists)
-        return helpersIn(table, function, dedicated);
-    auto beside = schemaTrust(db, probe, table.schema);
-    if (!beside)
-        return beside.error();
-    return helpersIn(table, function, beside->trusted ? table.schema : dedicated);
+    // The one decision (decideHelperTrust), the same the write path's guard takes.
+    auto trust = decideHelperTrust(db.pgconn(), table.quoted(), table.schema);
+    if (!trust)
+        return trust.error();
+    if (trust->schemaExists && !trust->schemaTrusted)
+        return makeError(
+            ErrorKind::Refused,
+            QStringLiteral("refusing to use Bloomscope's helper schema: %1").arg(trust->refusal(table.text())),
+            QStringLiteral("have the owner of %1 or a superuser look at schema %2, then make it the "
+                           "owner's (alter schema %2 owner to ...) with CREATE for nobody else, or "
+                           "drop it")
+                .arg(table.text(), quoteIdent(trust->schema)));
+    Helpers h = helpersIn(table, function, trust->schema);
+    h.trust = *trust;
+    return h;
 }
 
 Result<Helpers> helpers(Database &db, const FilterRef &live)
@@ -218,10 +182,10 @@ Result<QString> helperSchemaSql(Database &db, const Helpers &h)
 {
     if (!h.dedicated())
         return QString();
-    auto trust = schemaTrust(db, h, h.helperSchemaName);
+    auto trust = decideHelperTrust(db.pgconn(), h.liveTable.quoted(), h.liveTable.schema);
     if (!trust)
         return trust.error();
-    if (trust->exists)
+    if (trust->schemaExists || trust->schema != h.helperSchemaName)
         return QString();
     auto readers = granteesOf(db, h, QStringLiteral("SELECT"));
     if (!readers)
@@ -271,12 +235,13 @@ Status ensureHelperSchema(Database &db, const Helpers &h)
                         .arg(h.liveTable.text(), h.helperSchema, *sql);
         return e;
     }
-    auto now = schemaTrust(db, h, h.helperSchemaName);
+    auto now = decideHelperTrust(db.pgconn(), h.liveTable.quoted(), h.liveTable.schema);
     if (!now)
         return now.error();
-    if (!now->trusted)
-        return makeError(ErrorKind::Refused, QStringLiteral("refusing to use Bloomscope's helper schema: %1")
-                                                 .arg(now->refusal(h.helperSchema, h.liveTable.text())));
+    if (now->schema != h.helperSchemaName || !now->schemaTrusted)
+        return makeError(
+            ErrorKind::Refused,
+            QStringLiteral("refusing to use Bloomscope's helper schema: %1").arg(now->refusal(h.liveTable.text())));
     return success();
 }
 
@@ -294,9 +259,9 @@ Result<bool> trustedHelperExists(Database &db, const Helpers &h, const QString &
         return false;
     if (PQgetvalue(r->get(), 0, 1)[0] != 't')
         return makeError(ErrorKind::Refused,
-                         QStringLiteral("refusing to use %1: it is owned by role %2, which is neither you, a role "
-                                        "of yours, the owner of %3, a member of that owner nor a superuser (another "
-                                        "role created it)")
+                         QStringLiteral("refusing to use %1: it is owned by role %2, which is neither the owner of "
+                                        "%3, a member of that owner nor a superuser (another role created it; a role "
+                                        "you share is no proof of trust)")
                              .arg(h.helper(name), QString::fromUtf8(PQgetvalue(r->get(), 0, 0)), h.liveTable.text()),
                          QStringLiteral("inspect it, drop it as its owner or a superuser, and run again"));
     return true;

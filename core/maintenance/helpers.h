@@ -5,6 +5,7 @@
 #include "common/result.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
+#include "postgres/helpertrust.h"
 
 #include <QString>
 
@@ -16,9 +17,10 @@ namespace bloom::maintenance {
  * Bloomscope's helper objects of a filter, quoted, all in one schema, the helper schema. That schema
  * must be one only trusted roles may create in: a role that owns a schema can drop and re-create
  * anything in it, so a security definer function or a DBA's session that used a helper planted there
- * would run that role's code (docs/operations.md "Privileges"). Trusted: the session's role and the roles it is
- * a member of, the live table's owner, superusers, and the database's owner when it is one of these
- * (pg_database_owner owns `public` in PostgreSQL 15).
+ * would run that role's code (docs/operations.md "Privileges"). Trusted: the live table's owner and its
+ * members, superusers, and the database's owner when it is one of these (pg_database_owner owns `public`
+ * in PostgreSQL 15); never a role merely because the session is a member of it (trustedRolesCte). Where
+ * they live is decided once, by decideHelperTrust, which the write path's guard takes too.
  */
 struct Helpers {
     QualifiedName liveTable;    ///< resolved
@@ -33,6 +35,7 @@ struct Helpers {
     QString swapped;            ///< helper schema.bloomscope_swapped: the old pairs swaps kept, for drop-old
     QString history;            ///< helper schema.bloomscope_history
     QString audit;              ///< helper schema.bloomscope_audit
+    HelperTrust trust;          ///< the decision they were placed by (helpersFor), when it was read
     /** `name` in the live pair's schema. */
     QString quoted(const QString &name) const { return schema + QLatin1Char('.') + quoteIdent(name); }
     /** `name` in the helper schema. */
@@ -54,16 +57,6 @@ Helpers helpersIn(const QualifiedName &table, const QualifiedName &function, con
 Result<Helpers> helpers(Database &db, const FilterRef &live);
 /** helpers() of a filter whose names are resolved. */
 Result<Helpers> helpersFor(Database &db, const QualifiedName &table, const QualifiedName &function);
-
-/** What the catalog says of schema `name` for the helpers of `h`'s filter. */
-struct SchemaTrust {
-    bool exists = false;
-    bool trusted = false;
-    QString owner;    ///< the schema's owner
-    QString creators; ///< untrusted roles that may CREATE in it ("PUBLIC", ...), comma-separated
-    QString refusal(const QString &schema, const QString &liveTable) const;
-};
-Result<SchemaTrust> schemaTrust(Database &db, const Helpers &h, const QString &name);
 
 /**
  * Creates the dedicated helper schema when the helpers go there and it is missing: owned by the live

@@ -340,23 +340,17 @@ FilterWriter FilterStore::writer() const
     t.tableOid = tableOid();
     t.geometry = mGeometry;
     t.liveSchema = mTableName.schema;
-    t.helperSchema = helperSchemaFor(mTableName.schema);
     return FilterWriter(t);
 }
 
 Result<bool> FilterStore::rebuildRecording()
 {
-    // From the catalog (no privilege on the helpers' schema is needed to ask): a recorder beside the
-    // table or in the helper schema. Whom it belongs to, the write path checks before it calls it.
-    QSqlQuery q(mDb.db());
-    q.prepare(QStringLiteral("select exists (select from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on "
-                             "n.oid = p.pronamespace where n.nspname in (?, ?) and p.proname = "
-                             "'bloomscope_record_names')"));
-    q.addBindValue(mTableName.schema);
-    q.addBindValue(helperSchemaFor(mTableName.schema));
-    if (!q.exec() || !q.next())
-        return Database::queryError(q, QStringLiteral("looking for a rebuild of %1").arg(tableText()));
-    return q.value(0).toBool();
+    // The write path's own decision (decideHelperTrust): a rebuild of this table is recorded in the
+    // trusted helper schema. Nothing found by name elsewhere counts.
+    auto trust = decideHelperTrust(mDb.pgconn(), mTable, mTableName.schema);
+    if (!trust)
+        return trust.error();
+    return trust->rebuild;
 }
 
 QString FilterStore::addSql() const

@@ -33,36 +33,6 @@ const char *const SetUp = "set local enable_hashjoin = off; set local enable_mer
 
 } // namespace
 
-QString helperSchemaFor(const QString &schema)
-{
-    if (schema == QLatin1String("public") || schema.isEmpty())
-        return QStringLiteral("bloomscope");
-    QString tail = schema; // cut a character at a time, never inside one, to fit NAMEDATALEN - 1
-    while (!tail.isEmpty() && (QStringLiteral("bloomscope_") + tail).toUtf8().size() > 63)
-        tail.chop(tail.size() > 1 && tail.at(tail.size() - 1).isLowSurrogate() ? 2 : 1);
-    return QStringLiteral("bloomscope_") + tail;
-}
-
-const char *trustedRolesCte(Whose whose)
-{
-#define BLOOM_TRUSTED_ROLES(MINE)                                                                                      \
-    "with recursive mine(roleid) as (" MINE                                                                            \
-    "  union select a.roleid from pg_catalog.pg_auth_members a join mine on a.member = mine.roleid), "                 \
-    "owners(roleid) as (select c.relowner from pg_catalog.pg_class c where c.oid = pg_catalog.to_regclass($1) "        \
-    "  union select a.member from pg_catalog.pg_auth_members a join owners on a.roleid = owners.roleid), "             \
-    "base(roleid) as (select roleid from mine union select roleid from owners "                                        \
-    "  union select r.oid from pg_catalog.pg_roles r where r.rolsuper), "                                              \
-    "trusted(roleid) as (select roleid from base "                                                                     \
-    "  union select r.oid from pg_catalog.pg_roles r where r.rolname = 'pg_database_owner' "                           \
-    "  and (select d.datdba from pg_catalog.pg_database d where d.datname = pg_catalog.current_database()) "           \
-    "      in (select roleid from base)) "
-    static const char *const session =
-        BLOOM_TRUSTED_ROLES("select r.oid from pg_catalog.pg_roles r where r.rolname = current_user");
-    static const char *const anyone = BLOOM_TRUSTED_ROLES("select r.oid from pg_catalog.pg_roles r where false");
-#undef BLOOM_TRUSTED_ROLES
-    return whose == Whose::Session ? session : anyone;
-}
-
 MaskPieces MaskPieces::one(MaskRows rows)
 {
     auto given = std::make_shared<bool>(false);
@@ -98,11 +68,12 @@ QString FilterWriter::sqlText() const
                       .arg(QString::fromLatin1(SetUp).replace(QLatin1String("; "), QLatin1String(";\n")));
     if (mTarget.serving)
         sql += QStringLiteral("lock table %1 in row exclusive mode;\n"
-                              "-- the guard, from the catalog: still the table attached; whether a rebuild (in %2 or "
-                              "%3) records names, by a bloomscope_record_names a trusted role owns\n"
+                              "-- the guard, from the catalog: still the table attached; whether the helper schema "
+                              "(%2 or %3, the one that may be trusted) records a rebuild of it, and its "
+                              "bloomscope_record_names, owned by the filter's owner or a superuser\n"
                               "-- while one does:\n"
                               "select <its schema>.bloomscope_record_names('%1'::regclass, $names);\n")
-                   .arg(mTarget.table, quoteIdent(mTarget.liveSchema), quoteIdent(mTarget.helperSchema));
+                   .arg(mTarget.table, quoteIdent(helperSchemaFor(mTarget.liveSchema)), quoteIdent(mTarget.liveSchema));
     sql += orMasksStatement(mTarget.table) + QStringLiteral(";\ncommit;");
     return sql;
 }
@@ -110,40 +81,12 @@ QString FilterWriter::sqlText() const
 Result<FilterWriter::Guard> FilterWriter::readGuard(PGconn *pg) const
 {
     // From the catalog, by schema and name: a role with no privilege on the helpers' schema may ask.
-    // The recorder is only ever one a trusted role owns: another role's is named, never called.
-    const QByteArray sql =
-        QByteArray(trustedRolesCte()) +
-        ", helpers(nsp, preferred) as (select n.oid, n.nspname = $3 from pg_catalog.pg_namespace n "
-        "  where n.nspname in ($2, $3)), "
-        "recorders as (select p.oid, p.proowner, p.proowner in (select roleid from trusted) as ok, h.nsp, h.preferred "
-        "  from pg_catalog.pg_proc p join helpers h on h.nsp = p.pronamespace "
-        "  where p.proname = 'bloomscope_record_names' and p.proargtypes = '2205 1009'::pg_catalog.oidvector) "
-        "select coalesce(pg_catalog.to_regclass($1)::oid, 0), "
-        "  exists (select from pg_catalog.pg_class c join helpers h on h.nsp = c.relnamespace "
-        "          where c.relname = 'bloomscope_rebuild'), "
-        "  coalesce((select r.oid from recorders r where r.ok order by r.preferred desc limit 1), 0), "
-        "  (select pg_catalog.quote_ident(n.nspname) from recorders r join pg_catalog.pg_namespace n on n.oid = r.nsp "
-        "   where r.ok order by r.preferred desc limit 1), "
-        "  (select r.proowner::regrole::text from recorders r where not r.ok limit 1)";
-    const QByteArray table = mTarget.table.toUtf8(), live = mTarget.liveSchema.toUtf8(),
-                     helper = mTarget.helperSchema.toUtf8();
-    const char *values[3] = {table.constData(), live.constData(), helper.constData()};
-    ResultPtr r(PQexecParams(pg, sql.constData(), 3, nullptr, values, nullptr, nullptr, 0), &PQclear);
-    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1)
-        return pg::errorOf(pg, r.get(), QStringLiteral("checking %1 before writing").arg(mTarget.tableText));
-    Guard g;
-    g.tableOid = QByteArray(PQgetvalue(r.get(), 0, 0)).toUInt();
-    g.rebuild = PQgetvalue(r.get(), 0, 1)[0] == 't';
-    g.recorder = QByteArray(PQgetvalue(r.get(), 0, 2)).toUInt();
-    g.recorderSchema = QString::fromUtf8(PQgetvalue(r.get(), 0, 3));
-    if (!PQgetisnull(r.get(), 0, 4))
-        g.untrusted = QString::fromUtf8(PQgetvalue(r.get(), 0, 4));
-    return g;
+    return decideHelperTrust(pg, mTarget.table, mTarget.liveSchema);
 }
 
-Status FilterWriter::record(PGconn *pg, const QString &schema, const NameList *names, bool *forThisTable) const
+Status FilterWriter::record(PGconn *pg, const Guard &g, const NameList *names, bool *forThisTable) const
 {
-    const QString recorder = schema + QLatin1Char('.') + quoteIdent(QString::fromLatin1(NameRecorderName));
+    const QString recorder = g.quotedRecorder();
     const QByteArray sql = QStringLiteral("select %1($1::regclass, $2)").arg(recorder).toUtf8();
     const QByteArray oid = QByteArray::number(mTarget.tableOid);
     const auto call = [&](const char *records, qsizetype bytes, qint64 count) -> Status {
@@ -215,12 +158,12 @@ Status FilterWriter::check(const Guard &g) const
         e.retry = Error::Retry::Attach;
         return e;
     }
-    if (!g.untrusted.isEmpty() && g.recorder == 0)
+    if (!g.untrustedRecorder.isEmpty() && g.recorder == 0)
         return makeError(ErrorKind::Refused,
                          QStringLiteral("refusing to write to %1: a %2 function owned by role %3, which Bloomscope "
                                         "does not trust, stands where a rebuild's recorder would be; it was not "
                                         "called, and nothing was written")
-                             .arg(mTarget.tableText, QString::fromLatin1(NameRecorderName), g.untrusted),
+                             .arg(mTarget.tableText, QString::fromLatin1(NameRecorderName), g.untrustedRecorder),
                          QStringLiteral("have the filter's owner or a superuser look at it and drop it"));
     if (g.rebuild && g.recorder == 0)
         return makeError(ErrorKind::Refused,
@@ -244,12 +187,12 @@ Status FilterWriter::apply(PGconn *pg, const Guard &g, WriteStats *stats) const
     if (mAhead && g.recorder == mAheadRecorder)
         return success(); // recorded ahead, into the same pending table
     if (!mAhead && mNames) {
-        if (auto s = record(pg, g.recorderSchema, mNames, &forThisTable); !s)
+        if (auto s = record(pg, g, mNames, &forThisTable); !s)
             return s;
         stats->recorded = forThisTable;
         return success();
     }
-    if (auto s = record(pg, g.recorderSchema, nullptr, &forThisTable); !s)
+    if (auto s = record(pg, g, nullptr, &forThisTable); !s)
         return s;
     if (forThisTable)
         return makeError(ErrorKind::Refused,
@@ -314,7 +257,7 @@ Status FilterWriter::recordAhead(PGconn *pg)
         return rollback(s.error());
     if (g->recorder != 0 && mNames) {
         bool forThisTable = false;
-        if (auto s = record(pg, g->recorderSchema, mNames, &forThisTable); !s)
+        if (auto s = record(pg, *g, mNames, &forThisTable); !s)
             return rollback(s.error());
     }
     if (auto s = pg::script(pg, QStringLiteral("commit"), QStringLiteral("committing the recorded names")); !s)

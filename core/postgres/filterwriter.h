@@ -5,6 +5,7 @@
 #include "model/binaryrows.h"
 #include "model/geometry.h"
 #include "model/namelist.h"
+#include "postgres/helpertrust.h"
 
 #include <QString>
 
@@ -13,29 +14,6 @@
 typedef struct pg_conn PGconn;
 
 namespace bloom {
-
-/** Names of a rebuild's helper objects in the helper schema (maintenance::Helpers quotes them all). */
-inline constexpr char RebuildStateName[] = "bloomscope_rebuild";
-inline constexpr char NameRecorderName[] = "bloomscope_record_names";
-
-/** The schema of Bloomscope's helper objects for filters in `schema` when that schema may not be
- *  trusted (docs/operations.md "Privileges"): bloomscope for public, bloomscope_<schema> for any other (cut at a
- *  character boundary to 63 bytes). */
-QString helperSchemaFor(const QString &schema);
-
-/**
- * A CTE `trusted(roleid)` of the roles whose objects Bloomscope may use or call: the session's role and
- * the roles it is an explicit member of (pg_has_role() is true for a superuser and every role, so a
- * superuser would trust anything), the owner of the table named by parameter $1 and the roles that are
- * explicit members of it (they may act as the owner anyway), the superusers, and pg_database_owner when
- * the database's owner is one of those. Ends with a space: a select follows.
- *
- * `Whose::Anyone` leaves out the session's role and its roles: the set is then the same for every role
- * that asks, which is what deciding where the helper tables live needs (a viewer and the DBA must look
- * in the same place).
- */
-enum class Whose { Session, Anyone };
-const char *trustedRolesCte(Whose whose = Whose::Session);
 
 /** Writes a piece's mask rows (model/binaryrows.h) to the sink; returns the rows, or -1 when stopped. */
 using MaskRows = std::function<qint64(const ByteSink &)>;
@@ -55,10 +33,9 @@ struct WriteTarget {
     QString tableText;    ///< schema.table as a DBA types it, for messages
     quint32 tableOid = 0; ///< the table attach() read: a write that finds another one under the name is refused
     Geometry geometry;    ///< the table's, as attach() read it
-    /** Where a rebuild's helpers may be (unquoted): beside the table, or in the dedicated helper schema
-     *  (helperSchemaFor). A rebuild has bloomscope_rebuild there and, when it records the names the write
-     *  path writes, bloomscope_record_names(regclass, text[]), called only when a trusted role owns it. */
-    QString liveSchema, helperSchema;
+    /** The table's schema (unquoted): where its helpers live is decided from it (decideHelperTrust), and
+     *  the recorder called is only ever the one that decision allows. */
+    QString liveSchema;
     /** A filter that serves checks (any table but a rebuilt one before its swap): its writes take the
      *  lock and the guard below and record names for a rebuild. A rebuild's drain writes the table it
      *  built, which nobody else writes and which no rebuild records for. */
@@ -124,20 +101,15 @@ public:
     static constexpr qsizetype RecordSliceNames = 100000;
 
 private:
-    struct Guard {
-        quint32 tableOid = 0;
-        bool rebuild = false;
-        quint32 recorder = 0;   ///< a trusted role's bloomscope_record_names, or 0
-        QString recorderSchema; ///< quoted, where it is
-        QString untrusted;      ///< the owner of a recorder no trusted role owns, if there is one
-    };
+    using Guard = HelperTrust;
+    /** The guard: the one trust decision (decideHelperTrust), read under the write's lock. */
     Result<Guard> readGuard(PGconn *pg) const;
     /** Refuses a write into another table than attach() read, or during a rebuild that records nothing. */
     Status check(const Guard &g) const;
     /** Refuses a write the guard does not allow; records the names when it must. */
     Status apply(PGconn *pg, const Guard &g, WriteStats *stats) const;
-    /** Calls the recorder in `schema` (quoted) with `names` (none: only asks); `forThisTable` is its answer. */
-    Status record(PGconn *pg, const QString &schema, const NameList *names, bool *forThisTable) const;
+    /** Calls the recorder the guard allows with `names` (none: only asks); `forThisTable` is its answer. */
+    Status record(PGconn *pg, const Guard &g, const NameList *names, bool *forThisTable) const;
     /** `e` of the set-up (its lock), with the fix for a role that may update only the bits column. */
     Error lockError(Error e) const;
     /** The error of a write that found chunks without a usable row. */
