@@ -189,9 +189,18 @@ private:
         return committed;
     }
 
+    /** The docs' set-up of the helper schema (docs/operations.md "Privileges"): the dedicated schema
+     *  `bloomscope`, the filter's owner's, so that the helpers do not live beside the filter. */
+    void dedicatedHelperSchema(const QString &db)
+    {
+        run(pub(db), QStringLiteral("create schema if not exists bloomscope; revoke all on schema bloomscope from "
+                                    "public"));
+    }
+
     /** Rebuild and swap of `db`'s filter into 2^11 chunks, every step as the DBA is told. */
     void rebuildAndSwap(const QString &db, const QString &subscription, bool helpersPublished)
     {
+        dedicatedHelperSchema(db);
         // Refused without the flag: nothing is created, the subscriber goes on.
         const QStringList rebuild{QStringLiteral("rebuild"),  QStringLiteral("--yes"),
                                   QStringLiteral("--into"),   QStringLiteral("username_filter_v2"),
@@ -236,24 +245,32 @@ private:
         QVERIFY(r.err.contains("ready_for_the_swap"));
         QCOMPARE(one(pub(db), QStringLiteral("select count(*) from pg_class where relname = 'username_filter_v2'")),
                  QByteArray("1"));
-        // A sign-up in flight when the swap locks the live table: the swap waits for it and drains its
-        // name inside its own transaction (the new table's rows the subscriber applies before it
-        // follows the swap). Other sign-ups go on at a form's pace meanwhile.
+        // A sign-up in flight when the swap wants its lock: the swap waits for it (without queuing a
+        // request the other sign-ups would wait behind: it says whom it waits for) and drains its name
+        // inside its own transaction (the new table's rows the subscriber applies before it follows the
+        // swap). Other sign-ups go on at a form's pace meanwhile.
         PgConn inFlight(pub(db));
         QVERIFY(inFlight.exec(QStringLiteral("begin")).ok());
         QVERIFY(inFlight.column(referenceAdd() + QStringLiteral(" returning 1"), {"in-flight-at-the-swap"}).ok());
+        const QByteArray inFlightPid = inFlight.column(QStringLiteral("select pg_backend_pid()"))->value(0);
         QByteArray swapErr;
         added += signUpsDuring(db, QStringLiteral("during-the-swap-"), [&] {
             QProcess p;
             p.start(QStringLiteral(BLOOMCTL_PATH), QStringList{QStringLiteral("--db"), pub(db)} + swap +
                                                        QStringList{QStringLiteral("--publication-ok")});
-            QVERIFY(waitTrue(pub(db), QStringLiteral("select count(*) > 0 from pg_stat_activity where wait_event_type "
-                                                     "= 'Lock' and query like '%%lock table%%in exclusive mode%%'")));
+            QElapsedTimer waiting;
+            waiting.start();
+            while (!swapErr.contains("blocked by pid " + inFlightPid) && waiting.elapsed() < 60000 &&
+                   p.state() != QProcess::NotRunning) {
+                p.waitForReadyRead(200); // stdout's channel: it also reads what stderr has
+                swapErr += p.readAllStandardError();
+            }
+            QVERIFY2(swapErr.contains("blocked by pid " + inFlightPid), swapErr.constData());
             QVERIFY(inFlight.exec(QStringLiteral("commit")).ok());
             QVERIFY(p.waitForFinished(120000));
             r.code = p.exitCode();
             r.out = p.readAllStandardOutput();
-            swapErr = p.readAllStandardError();
+            swapErr += p.readAllStandardError();
         });
         added << "in-flight-at-the-swap";
         QVERIFY2(r.code == 0, swapErr.constData());
@@ -400,6 +417,81 @@ private slots:
                                              "'filter_only'")),
                  QByteArray("bloomscope_swapped -, username_filter (chunk >= 0)"));
         QVERIFY(one(pub(db), QStringLiteral("select 'username_filter'::regclass::oid")) != liveOid);
+    }
+
+    /**
+     * A subscriber whose follower was made for another swap (here: its trigger names a new table the
+     * publisher does not swap in, as a follower made for an earlier rebuild would) stops its apply worker
+     * at the swap instead of skipping it: the old table keeps answering every name it had, the error is
+     * counted, and once the follower is right the apply worker follows the swap on its next attempt.
+     */
+    void brokenFollowStopsTheApplyWorker()
+    {
+        const QString db = QStringLiteral("broken");
+        createDatabases(db);
+        auto r = bloomctl(db, {QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        run(pub(db), QStringLiteral("create publication filter_pub for table username_filter"));
+        r = test::runBloomctl({QStringLiteral("--db"), sub(db), QStringLiteral("init"), QStringLiteral("--chunks"),
+                               QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        run(sub(db), QStringLiteral("truncate username_filter"));
+        subscribe(db, QStringLiteral("sub_broken"), QStringLiteral("filter_pub"));
+        loadExported(db);
+        QVERIFY(caughtUp(db));
+        dedicatedHelperSchema(db);
+        const QStringList rebuild{
+            QStringLiteral("rebuild"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
+            QStringLiteral("--chunks"), QStringLiteral("2048"),   QStringLiteral("--grace"),
+            QStringLiteral("0"),        QStringLiteral("--file"), mNames.fileName()};
+        r = bloomctl(db, rebuild);
+        QCOMPARE(r.code, 8);
+        run(sub(db), subscriberSql(r.err));
+        r = bloomctl(db, rebuild + QStringList{QStringLiteral("--publication-ok")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        run(sub(db), QStringLiteral("alter subscription sub_broken refresh publication"));
+        const QRegularExpression ready(QStringLiteral("\\n  (select .* as ready_for_the_swap;)"));
+        const QString check = ready.match(QString::fromUtf8(r.err)).captured(1);
+        QVERIFY2(!check.isEmpty(), r.err.constData());
+        QVERIFY(waitTrue(sub(db), check));
+        QVERIFY(caughtUp(db));
+        // The readiness query proves the follower is made for this very swap: a trigger for another
+        // new table fails it.
+        const QString followerDef = QString::fromUtf8(
+            one(sub(db), QStringLiteral("select pg_get_triggerdef(oid) from pg_trigger where tgname = "
+                                        "'bloomscope_follow_swap'")));
+        QVERIFY2(followerDef.contains(QLatin1String("bloomscope.bloomscope_swapped")), qPrintable(followerDef));
+        const auto follower = [&](const QString &from, const QString &to) {
+            QString def = followerDef;
+            def.replace(QLatin1String("CREATE TRIGGER"), QLatin1String("CREATE OR REPLACE TRIGGER")).replace(from, to);
+            run(sub(db), def + QStringLiteral("; alter table bloomscope.bloomscope_swapped enable replica trigger "
+                                              "bloomscope_follow_swap"));
+        };
+        follower(QStringLiteral("'username_filter_v2'"), QStringLiteral("'username_filter_v9'"));
+        QCOMPARE(one(sub(db), check), QByteArray("f"));
+        // The DBA swaps anyway.
+        r = bloomctl(db, {QStringLiteral("swap"), QStringLiteral("username_filter_v2"), QStringLiteral("--yes"),
+                          QStringLiteral("--audit-sample"), QStringLiteral("0"), QStringLiteral("--publication-ok")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(waitTrue(sub(db),
+                         QStringLiteral("select apply_error_count > 0 from pg_stat_subscription_stats where subname = "
+                                        "'sub_broken'"),
+                         30));
+        // Stopped before the swap: the old table answers, nothing renamed, no name it had is free.
+        QCOMPARE(one(sub(db), QStringLiteral("select count(*) from username_filter")), QByteArray("1024"));
+        QCOMPARE(one(sub(db), QStringLiteral("select to_regclass('username_filter_v2') is not null")), QByteArray("t"));
+        QCOMPARE(freeOnSubscriber(db, mExported), 0);
+        // The follower made right: the next attempt follows the swap, and later names arrive.
+        follower(QStringLiteral("'username_filter_v9'"), QStringLiteral("'username_filter_v2'"));
+        QVERIFY(caughtUp(db));
+        QCOMPARE(one(sub(db), QStringLiteral("select count(*) from username_filter")), QByteArray("2048"));
+        QList<QByteArray> after;
+        for (int i = 0; i < 50; ++i)
+            after << "after-the-broken-swap-" + QByteArray::number(i);
+        addOnPublisher(db, after);
+        QVERIFY(caughtUp(db));
+        QCOMPARE(freeOnSubscriber(db, mExported), 0);
+        QCOMPARE(freeOnSubscriber(db, after), 0);
     }
 };
 

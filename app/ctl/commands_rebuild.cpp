@@ -28,7 +28,40 @@ void printJson(Context &c, const QJsonObject &o)
 
 namespace {
 FilterRef liveRef(const Args &a);
+
+/** The lock policy of --lock-timeout and --lock-wait (else the environment's), reporting every wait on
+ *  stderr: one line, or one JSON object under --json. */
+Result<maintenance::LockPolicy> lockPolicy(Context &c)
+{
+    const Args &a = c.args();
+    maintenance::LockPolicy p = maintenance::LockPolicy::fromEnvironment();
+    if (a.has("lock-timeout")) {
+        const auto ms = FilterStore::parseTimeout(a.option("lock-timeout"));
+        if (!ms || *ms < 100 || *ms > 60000)
+            return makeError(ErrorKind::Usage,
+                             QStringLiteral("--lock-timeout takes a time from 100ms to 1m (1s, 500ms), not '%1'")
+                                 .arg(a.option("lock-timeout")));
+        p.attemptMs = *ms;
+    }
+    if (a.has("lock-wait")) {
+        const auto ms = FilterStore::parseTimeout(a.option("lock-wait"));
+        if (!ms)
+            return makeError(
+                ErrorKind::Usage,
+                QStringLiteral("--lock-wait takes a time from 0 to 1h (30s, 5m), not '%1'").arg(a.option("lock-wait")));
+        p.totalMs = *ms;
+    }
+    p.cancel = &Context::interrupted();
+    p.onWait = [&c](const maintenance::LockWait &w) {
+        if (c.json())
+            c.errJson({{QStringLiteral("lock_wait"), w.toJson()}});
+        else
+            c.note(w.describe());
+        c.err().flush();
+    };
+    return p;
 }
+} // namespace
 
 int cmdRebuild(Context &c)
 {
@@ -46,7 +79,10 @@ int cmdRebuild(Context &c)
         if (!c.confirm(QStringLiteral("Abort the rebuild: restore the live function and drop the half-built pair "
                                       "and its pending names?")))
             return ExitUsage;
-        if (auto s = Rebuilder::abort(**db, liveRef(a)); !s)
+        auto lock = lockPolicy(c);
+        if (!lock)
+            return c.fail(lock.error());
+        if (auto s = Rebuilder::abort(**db, liveRef(a), *lock); !s)
             return c.fail(s.error());
         c.out() << "rebuild aborted: the live function is restored and the rebuild's tables are gone\n";
         return ExitOk;
@@ -57,6 +93,10 @@ int cmdRebuild(Context &c)
     o.intoFunction = a.option("into-function");
     o.allowSmaller = a.flag("allow-smaller");
     o.publicationOk = a.flag("publication-ok");
+    auto lock = lockPolicy(c);
+    if (!lock)
+        return c.fail(lock.error());
+    o.lock = *lock;
     if (o.intoTable.isEmpty())
         return c.usage(QStringLiteral("rebuild needs --into TABLE (or --abort)"));
     for (const QString &s : a.all("source")) {
@@ -252,6 +292,10 @@ int cmdSwap(Context &c)
     o.allowUncarried = a.flag("accept-uncarried");
     o.publicationOk = a.flag("publication-ok");
     o.auditSample = *auditSample; // 0 skips the audit
+    auto lock = lockPolicy(c);
+    if (!lock)
+        return c.fail(lock.error());
+    o.lock = *lock;
     if (a.has("shards")) {
         auto map = ShardMap::load(a.option("shards"));
         if (!map)
@@ -306,6 +350,9 @@ int cmdDropOld(Context &c)
     if (!db)
         return c.fail(db.error());
     const FilterRef live = liveRef(c.args());
+    auto lock = lockPolicy(c);
+    if (!lock)
+        return c.fail(lock.error());
     auto pairs = Rebuilder::dropOld(**db, live, /*dryRun=*/true);
     if (!pairs)
         return c.fail(pairs.error());
@@ -319,7 +366,7 @@ int cmdDropOld(Context &c)
     if (!c.confirm(QStringLiteral("Drop %1 (the old pair the swap kept) in one transaction?")
                        .arg(pairs->join(QStringLiteral(", ")))))
         return ExitUsage;
-    auto r = Rebuilder::dropOld(**db, live);
+    auto r = Rebuilder::dropOld(**db, live, /*dryRun=*/false, *lock);
     if (!r)
         return c.fail(r.error());
     if (c.json()) {

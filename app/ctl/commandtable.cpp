@@ -20,6 +20,14 @@ const OptionSpec PublicationOk{
     "that a publication (FOR ALL TABLES, FOR TABLES IN SCHEMA, or, for a rebuild, FOR TABLE the live table) would "
     "send to subscribers that lack it, and print the SQL each subscriber runs first; swap refuses until each "
     "subscriber is ready to follow it. Pass it once the subscribers have run that SQL"};
+const OptionSpec LockTimeout{
+    "lock-timeout", 0, "T",
+    "how long one request for a lock on the filter may wait (1s by default, or BLOOMSCOPE_LOCK_TIMEOUT; 100ms to "
+    "1m): the application's writes queue behind a waiting request at most that long"};
+const OptionSpec LockWait{
+    "lock-wait", 0, "T",
+    "how long to keep trying for that lock, looking first who holds one and saying who blocks (on stderr; JSON "
+    "objects with --json), before giving up, exit 8, naming them (1m by default, or BLOOMSCOPE_LOCK_WAIT; 0 to 1h)"};
 const OptionSpec Redis{"redis", 0, "URL",
                        "the Redis bitmap filter instead of PostgreSQL's: redis://host:port/db or "
                        "unix:///path.sock; the password in REDISCLI_AUTH"};
@@ -179,7 +187,9 @@ const QList<CommandSpec> Commands{
       {"allow-smaller", 0, nullptr, "rebuild into a geometry with fewer bits than the live filter's"},
       {"abort", 0, nullptr, "restore the live function and remove an interrupted rebuild"},
       Yes,
-      PublicationOk}},
+      PublicationOk,
+      LockTimeout,
+      LockWait}},
     {"swap",
      "TABLE",
      "make the rebuilt TABLE and its function the live pair",
@@ -193,8 +203,10 @@ const QList<CommandSpec> Commands{
       {"accept-uncarried", 0, nullptr, "swap even when something of the live pair cannot be carried over"},
       ShardMap,
       {"audit-sample", 0, "N", "users a shard sampled before the swap (0 skips the audit; at most 1000000)"},
-      PublicationOk}},
-    {"drop-old", "", "drop the old pairs the swaps recorded (nothing else)", "", {Yes}},
+      PublicationOk,
+      LockTimeout,
+      LockWait}},
+    {"drop-old", "", "drop the old pairs the swaps recorded (nothing else)", "", {Yes, LockTimeout, LockWait}},
     {"signup",
      "NAME",
      "the reference order: add to the filter, check every shard, insert the user",
@@ -297,7 +309,9 @@ const char *const ExitCodes = R"(Exit codes:
        subscribers; the message names the counts (or the subscribers' SQL) and the flag
        that overrides it. A write the write path refused: the filter was swapped since it
        was read, a rebuild records no names written by Bloomscope, or a rebuild started
-       during the load
+       during the load. A lock on the filter that rebuild, rebuild --abort, swap or drop-old
+       could not get within --lock-wait (other transactions held it; the message names
+       each: pid, role, application, state, how long its transaction has been open)
   9    the filter is damaged: a chunk row the command reads is NULL or missing, so a name
        there is neither free nor maybe (info, fill, fpr, skew, record: any such row; check,
        explain, chunk: the chunks they read). The fix sets such rows to all ones at once (every

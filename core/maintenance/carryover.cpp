@@ -316,7 +316,8 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
 
     // Publications that list the live table list the new one instead, with the same column list and
     // row filter; while we still own the new table (ADD TABLE needs its owner).
-    auto pubs = planPublicationCarry(db, h.liveTable, h.liveTable.withName(next.tableName().name));
+    auto pubs = planPublicationCarry(db, h, h.liveTable.withName(next.tableName().name),
+                                     h.liveTable.withName(next.functionName().name));
     if (!pubs)
         return pubs.error();
     plan.onNew += pubs->onNew;

@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSqlQuery>
 
 namespace bloom::maintenance {
@@ -159,13 +160,23 @@ Status guardNewTable(Database &db, const QualifiedName &table, const QString &cr
 
 QString swappedTableSql(const QString &quotedTable)
 {
+    // live_schema, new_table and new_function say which filter and which swap a row is: a subscriber's
+    // bloomscope_follow_swap() follows exactly the swap it was prepared for and raises at any other of
+    // that filter. A record made before them gains them here (a subscriber's copy must have them first:
+    // the SQL a rebuild prints adds them there too).
     return QStringLiteral("set local client_min_messages = warning;\n" // no NOTICE when it exists
                           "create table if not exists %1 (id bigserial primary key, live_table text not null, "
                           "  old_table text not null, old_table_oid oid not null, old_function text not null, "
                           "  old_function_oid oid not null, swapped_at timestamptz not null default now(), "
-                          "  dropped_at timestamptz);\n"
+                          "  dropped_at timestamptz, live_schema text, new_table text, new_function text);\n"
+                          "do $do$ begin if (select count(*) from pg_catalog.pg_attribute where attrelid = "
+                          "pg_catalog.to_regclass(%2) and attname in ('live_schema', 'new_table', 'new_function') "
+                          "and not attisdropped) < 3 then alter table %1 add column if not exists live_schema text, "
+                          "add column if not exists new_table text, add column if not exists new_function text; "
+                          "end if; end $do$;\n"
                           "revoke all on table %1 from public;\n")
-        .arg(quotedTable);
+        .arg(quotedTable,
+             QStringLiteral("'%1'").arg(QString(quotedTable).replace(QLatin1Char('\''), QStringLiteral("''"))));
 }
 
 namespace {
@@ -207,6 +218,21 @@ QString subscriberHelpersSql(const Helpers &h)
         .arg(h.state, h.pending, h.helperSchema);
 }
 
+/** `text` with every {{name}} of `values` replaced in one pass (a value holding "{{x}}" stays as it is). */
+QString filled(const QString &text, const QHash<QString, QString> &values)
+{
+    static const QRegularExpression placeholder(QStringLiteral("\\{\\{(\\w+)\\}\\}"));
+    QString out;
+    qsizetype at = 0;
+    for (auto it = placeholder.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += text.mid(at, m.capturedStart() - at);
+        out += values.value(m.captured(1), m.captured(0));
+        at = m.capturedEnd();
+    }
+    return out + text.mid(at);
+}
+
 /** The subscriber's new table, its function and the follower that renames its pair in the swap. */
 QString subscriberNewPairSql(Database &db, const Helpers &h, const QualifiedName &into,
                              const QualifiedName &intoFunction, const Geometry &g)
@@ -216,27 +242,46 @@ QString subscriberNewPairSql(Database &db, const Helpers &h, const QualifiedName
     for (const QString &line : follow.split(QLatin1Char('\n')))
         if (!line.startsWith(QLatin1String("--")))
             lines << line;
-    follow = lines.join(QLatin1Char('\n')).trimmed() + QLatin1Char('\n');
-    follow.replace(QStringLiteral("{{schema}}"), h.schema)
-        .replace(QStringLiteral("{{swapped}}"), h.swapped)
-        .replace(QStringLiteral("{{live}}"), db.quoteLiteral(h.liveTable.name))
-        .replace(QStringLiteral("{{live_function}}"), db.quoteLiteral(h.liveFunction.name))
-        .replace(QStringLiteral("{{new_function}}"), db.quoteLiteral(intoFunction.name))
-        .replace(QStringLiteral("{{new}}"), db.quoteLiteral(into.name));
+    follow = filled(lines.join(QLatin1Char('\n')).trimmed() + QLatin1Char('\n'),
+                    {{QStringLiteral("schema"), h.schema},
+                     {QStringLiteral("swapped"), h.swapped},
+                     {QStringLiteral("live_schema"), db.quoteLiteral(h.liveTable.schema)},
+                     {QStringLiteral("live"), db.quoteLiteral(h.liveTable.name)},
+                     {QStringLiteral("live_function"), db.quoteLiteral(h.liveFunction.name)},
+                     {QStringLiteral("new"), db.quoteLiteral(into.name)},
+                     {QStringLiteral("new_function"), db.quoteLiteral(intoFunction.name)}});
     return QStringLiteral("create schema if not exists %1;\n").arg(h.helperSchema) + swappedTableSql(h.swapped) +
            QStringLiteral("drop table if exists %1;\ndrop function if exists %2(text);\n")
                .arg(into.quoted(), intoFunction.quoted()) +
            renderTableSql(g, into.quoted()) + renderFunctionSql(g, intoFunction.quoted()) + follow;
 }
 
-/** On a subscriber: true once it is ready to follow the swap of `into`. */
-QString readyCheck(Database &db, const Helpers &h, const QualifiedName &into)
+/**
+ * On a subscriber: true once it can follow the swap of `into` in for the live pair: the live and the new
+ * table exist under the names the follower will rename, in the filter's schema, and are synchronized
+ * copies; both functions exist there; bloomscope_swapped (with the columns that say which swap a row is)
+ * is synchronized; and its follow-swap trigger is enabled for replication with exactly this swap's
+ * arguments (schema, live table, live function, new table, new function).
+ */
+QString readyCheck(Database &db, const Helpers &h, const QualifiedName &into, const QualifiedName &intoFunction)
 {
+    const auto arg = [&db](const QString &name) {
+        return QStringLiteral("convert_to(%1, pg_catalog.getdatabaseencoding()) || '\\x00'::bytea")
+            .arg(db.quoteLiteral(name));
+    };
+    const QStringList args{arg(h.liveTable.schema), arg(h.liveTable.name), arg(h.liveFunction.name), arg(into.name),
+                           arg(intoFunction.name)};
     return QStringLiteral(
                "select (select count(*) from pg_subscription_rel where srsubstate = 'r' and srrelid in "
-               "(to_regclass(%1), to_regclass(%2))) = 2 and exists (select from pg_trigger where tgrelid = "
-               "to_regclass(%2) and tgname = 'bloomscope_follow_swap' and tgenabled = 'R') as ready_for_the_swap;")
-        .arg(db.quoteLiteral(into.quoted()), db.quoteLiteral(h.swapped));
+               "(to_regclass(%1), to_regclass(%2), to_regclass(%3))) = 3 "
+               "and to_regprocedure(%4) is not null and to_regprocedure(%5) is not null "
+               "and (select count(*) from pg_attribute where attrelid = to_regclass(%3) and attname in "
+               "('live_schema', 'new_table', 'new_function') and not attisdropped) = 3 "
+               "and exists (select from pg_trigger where tgrelid = to_regclass(%3) and tgname = "
+               "'bloomscope_follow_swap' and tgenabled = 'R' and tgnargs = 5 and tgargs = %6) as ready_for_the_swap;")
+        .arg(db.quoteLiteral(h.liveTable.quoted()), db.quoteLiteral(into.quoted()), db.quoteLiteral(h.swapped),
+             db.quoteLiteral(h.liveFunction.quoted() + QStringLiteral("(text)")),
+             db.quoteLiteral(intoFunction.quoted() + QStringLiteral("(text)")), args.join(QStringLiteral(" || ")));
 }
 
 } // namespace
@@ -263,7 +308,6 @@ Status checkRebuild(Database &db, const FilterRef &live, const QString &intoTabl
                              QStringLiteral("run the rebuild as %1, a member of it, or a superuser").arg(p.owner));
     if (consent)
         return success();
-    const QualifiedName swapped = h.liveTable.withName(QStringLiteral("bloomscope_swapped"));
     QStringList why;
     QString sql;
     if (pubs->takeNewTables()) {
@@ -271,16 +315,14 @@ Status checkRebuild(Database &db, const FilterRef &live, const QString &intoTabl
                               "%3, %4, %5 and %6, which they do not have (their apply workers would stop at the "
                               "first row: \"logical replication target relation ... does not exist\", and their "
                               "filters would go stale)")
-                   .arg(pubs->describe(true, false), h.liveTable.schema,
-                        h.liveTable.withName(QStringLiteral("bloomscope_rebuild")).text(),
-                        h.liveTable.withName(QStringLiteral("bloomscope_pending")).text(), swapped.text(),
+                   .arg(pubs->describe(true, false), h.liveTable.schema, h.state, h.pending, h.swapped,
                         names->into.text());
         sql += subscriberHelpersSql(h);
     }
     if (pubs->listTable() && !pubs->describe(false, true).isEmpty())
         why << QStringLiteral("publication %1 lists the live table: the rebuild adds %2 and %3 to it, which its "
                               "subscribers must have")
-                   .arg(pubs->describe(false, true), names->into.text(), swapped.text());
+                   .arg(pubs->describe(false, true), names->into.text(), h.swapped);
     sql += subscriberNewPairSql(db, h, names->into, names->intoFunction, geometry);
     return refusal(
         QStringLiteral("refusing to rebuild %1 on a publisher: %2. A subscriber must also switch to the new pair "
@@ -291,12 +333,13 @@ Status checkRebuild(Database &db, const FilterRef &live, const QString &intoTabl
                        "pair when it applies the swap), then rebuild with --publication-ok; when the rebuild has "
                        "finished, on each subscriber:\n  %2\nand before the swap, on each subscriber, wait "
                        "until this returns true:\n  %3")
-            .arg(wrapped(sql), pubs->refreshStep(), readyCheck(db, h, names->into)));
+            .arg(wrapped(sql), pubs->refreshStep(), readyCheck(db, h, names->into, names->intoFunction)));
 }
 
-Result<QString> publishRebuilt(Database &db, const FilterRef &live, const QString &intoTable)
+Result<QString> publishRebuilt(Database &db, const FilterRef &live, const QString &intoTable,
+                               const QString &intoFunction)
 {
-    auto names = rebuildNames(db, live, intoTable, QString());
+    auto names = rebuildNames(db, live, intoTable, intoFunction);
     if (!names)
         return names.error();
     const Helpers &h = names->h;
@@ -323,11 +366,14 @@ Result<QString> publishRebuilt(Database &db, const FilterRef &live, const QStrin
         return s.error();
     return QStringLiteral("%1 is published (%2): on each subscriber now\n  %3\nand before the swap, wait until this "
                           "returns true on each subscriber:\n  %4\n")
-        .arg(names->into.text(), pubs->describe(true, true), pubs->refreshStep(), readyCheck(db, h, names->into));
+        .arg(names->into.text(), pubs->describe(true, true), pubs->refreshStep(),
+             readyCheck(db, h, names->into, names->intoFunction));
 }
 
-Result<PublicationCarry> planPublicationCarry(Database &db, const QualifiedName &live, const QualifiedName &next)
+Result<PublicationCarry> planPublicationCarry(Database &db, const Helpers &h, const QualifiedName &next,
+                                              const QualifiedName &nextFunction)
 {
+    const QualifiedName &live = h.liveTable;
     PublicationCarry carry;
     auto pubs = publicationsOf(db, live);
     if (!pubs)
@@ -343,10 +389,6 @@ Result<PublicationCarry> planPublicationCarry(Database &db, const QualifiedName 
                 return true;
         return false;
     };
-    auto located = helpersFor(db, live, QualifiedName{});
-    if (!located)
-        return located.error();
-    const Helpers &h = *located;
     for (const Publication &p : pubs->list) {
         carry.publications << p.describe(live);
         if (!p.listsTable || p.takesNewTables())
@@ -369,7 +411,7 @@ Result<PublicationCarry> planPublicationCarry(Database &db, const QualifiedName 
                        "synchronized copy of %2 and bloomscope_follow_swap() (the SQL 'bloomctl rebuild' printed): "
                        "without them, the rows written to the new table after the swap reach its old table and "
                        "overwrite its chunks (names lost there). On each subscriber this must return true:\n  %3")
-            .arg(carry.publications.join(QStringLiteral(", ")), next.text(), readyCheck(db, h, next));
+            .arg(carry.publications.join(QStringLiteral(", ")), next.text(), readyCheck(db, h, next, nextFunction));
     carry.subscriberAfter =
         QStringLiteral("on each subscriber, once it has applied the swap (select to_regclass(%1) is not null), drop "
                        "the rebuild's leftovers and refresh:\n  drop table if exists %2, %3;\n  %4\n")

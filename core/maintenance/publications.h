@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "maintenance/helpers.h"
 #include "model/geometry.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
@@ -82,7 +83,8 @@ Status checkRebuild(Database &db, const FilterRef &live, const QString &intoTabl
  * lists the new table too (its column list and row filter) and bloomscope_swapped. Returns what each
  * subscriber runs now, before the swap (empty when nothing is published).
  */
-Result<QString> publishRebuilt(Database &db, const FilterRef &live, const QString &intoTable);
+Result<QString> publishRebuilt(Database &db, const FilterRef &live, const QString &intoTable,
+                               const QString &intoFunction);
 
 /** What a swap does about the publications that reach the live table. */
 struct PublicationCarry {
@@ -93,7 +95,8 @@ struct PublicationCarry {
     QString subscriberAfter;         ///< what each subscriber runs once it has applied the swap ("<OLD_TABLE>")
 };
 
-/** The publication part of a swap of `next` (quoted) in for the live table `live` (resolved). */
-Result<PublicationCarry> planPublicationCarry(Database &db, const QualifiedName &live, const QualifiedName &next);
+/** The publication part of a swap of `next` and its function `nextFunction` in for the live pair of `h`. */
+Result<PublicationCarry> planPublicationCarry(Database &db, const Helpers &h, const QualifiedName &next,
+                                              const QualifiedName &nextFunction);
 
 } // namespace bloom::maintenance

@@ -251,7 +251,7 @@ Result<RebuildReport> Rebuilder::runPrepared()
     }
     r.arrayBytes = mBits.size();
     mBits.reset();
-    if (auto steps = maintenance::publishRebuilt(mDb, mOptions.live, mOptions.intoTable); steps)
+    if (auto steps = maintenance::publishRebuilt(mDb, mOptions.live, mOptions.intoTable, mOptions.intoFunction); steps)
         r.subscriberSteps = *steps;
     else
         return steps.error();
@@ -409,8 +409,6 @@ Status Rebuilder::prepare()
         owner->prologue +
         QStringLiteral(
             "set local client_min_messages = warning;\n" // no NOTICE on stderr for the drop of a table never made
-            "set local lock_timeout = '30s';\n"
-            "lock table %5 in share mode;\n"
             "drop table if exists %2;\n"
             "create table %1 (live_table text primary key, live_function text not null, new_table text not null, "
             "  new_function text not null, original_function text not null, stage text not null, "
@@ -433,32 +431,30 @@ Status Rebuilder::prepare()
             "exception when read_only_sql_transaction then\n"
             "  null; -- a check in a read-only transaction adds no name\n"
             "end\n$fn$;\n"
-            "create function %6(live regclass, names text[]) returns boolean language plpgsql security definer "
+            "create function %5(live regclass, names text[]) returns boolean language plpgsql security definer "
             "set search_path = pg_catalog, pg_temp as $fn$\n"
             "begin\n"
-            "  if live::oid <> %7::oid then\n"
+            "  if live::oid <> %6::oid then\n"
             "    return false; -- another table: this rebuild does not record its names\n"
             "  end if;\n"
             "  if coalesce(cardinality(names), 0) = 0 then\n"
             "    return true;\n"
             "  end if;\n"
             "  -- a row holds one call's names: bounded as Bloomscope writes them (FilterWriter)\n"
-            "  if cardinality(names) > %8 or pg_catalog.pg_column_size(names) > %9 then\n"
-            "    raise exception using errcode = '22001', message = 'bloomscope_record_names: more than %8 names "
-            "or %9 bytes in one call';\n"
+            "  if cardinality(names) > %7 or pg_catalog.pg_column_size(names) > %8 then\n"
+            "    raise exception using errcode = '22001', message = 'bloomscope_record_names: more than %7 names "
+            "or %8 bytes in one call';\n"
             "  end if;\n"
             "  insert into %2(names, count, written) values (names, cardinality(names), true);\n"
             "  return true;\n"
             "end\n$fn$;\n"
             "revoke all on function %3(text) from public;\n"
-            "revoke all on function %6(regclass, text[]) from public;\n"
+            "revoke all on function %5(regclass, text[]) from public;\n"
             "revoke all on table %1, %2 from public;\n")
-            .arg(names->state, names->pending, names->record)
-            .arg(MaxNameBytes)
-            .arg(live.quotedTable(), names->recordNames)
-            .arg(live.tableOid())
-            .arg(FilterWriter::RecordSliceNames)
-            .arg(FilterWriter::RecordSliceBytes + qint64(MaxNameBytes) + 64 * FilterWriter::RecordSliceNames);
+            .arg(names->state, names->pending, names->record, QString::number(MaxNameBytes), names->recordNames,
+                 QString::number(live.tableOid()), QString::number(FilterWriter::RecordSliceNames),
+                 QString::number(FilterWriter::RecordSliceBytes + qint64(MaxNameBytes) +
+                                 64 * FilterWriter::RecordSliceNames));
     for (const QString &g : *writers) {
         if (names->dedicated()) // the recorders' schema, for the roles that call them
             sql += QStringLiteral("grant usage on schema %1 to %2;\n").arg(names->helperSchema, g);
@@ -474,7 +470,13 @@ Status Rebuilder::prepare()
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the rebuild's transaction"));
     QSqlQuery tx(mDb.db());
-    auto script = maintenance::execScript(mDb, sql, QStringLiteral("preparing the rebuild"));
+    // SHARE by the lock policy: never queued behind an old transaction, so sign-ups go on while it waits.
+    Status script = maintenance::execScript(mDb, *owner, QStringLiteral("acting as the filter's owner"));
+    if (script)
+        script = maintenance::lockTable(mDb, live.quotedTable(), names->liveTable.text(), QStringLiteral("SHARE"),
+                                        mOptions.lock);
+    if (script)
+        script = maintenance::execScript(mDb, sql, QStringLiteral("preparing the rebuild"));
     bool ok = script.ok();
     if (ok) {
         QJsonArray sources;

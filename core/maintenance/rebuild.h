@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "maintenance/lockpolicy.h"
 #include "model/bitarray.h"
 #include "model/geometry.h"
 #include "postgres/connectionspec.h"
@@ -41,6 +42,8 @@ struct RebuildOptions {
     /** Go on although publications carry the new tables to subscribers: they ran the SQL the refusal
      *  printed (docs/operations.md "Logical replication"). */
     bool publicationOk = false;
+    /** How the set-up's SHARE lock on the live table is asked for (maintenance/lockpolicy.h). */
+    maintenance::LockPolicy lock = maintenance::LockPolicy::fromEnvironment();
 };
 
 /** One progress report: the stage and how far it is. */
@@ -102,6 +105,8 @@ struct SwapOptions {
     /** The swap drains what is left under a lock that blocks adds; when the last catch-up drain before
      *  it took longer than this, the swap is refused rather than block sign-ups that long. */
     double maxAddBlockMs = 2000;
+    /** How the swap's locks are asked for (maintenance/lockpolicy.h). */
+    maintenance::LockPolicy lock = maintenance::LockPolicy::fromEnvironment();
 };
 
 /** What the guard found, before the swap and again inside its transaction. */
@@ -195,7 +200,8 @@ public:
     /** The state of a rebuild an older Bloomscope started (no write path's columns in its pending table). */
     static Result<RebuildState> legacyState(Database &db, const maintenance::Helpers &h);
     /** Restores the live function, drops the pending table and the half-built filter. */
-    static Status abort(Database &db, const FilterRef &live = {});
+    static Status abort(Database &db, const FilterRef &live = {},
+                        const maintenance::LockPolicy &lock = maintenance::LockPolicy::fromEnvironment());
     /** What a swap of `newTable` would do and whether the guard lets it (nothing is changed). */
     static Result<SwapCheck> checkSwap(Database &db, const QString &newTable, const SwapOptions &options = {});
     /** Swaps the rebuilt table and function in for the live ones, in one transaction, carrying over
@@ -203,7 +209,9 @@ public:
     static Result<SwapReport> swap(Database &db, const QString &newTable, const SwapOptions &options = {});
     /** Drops the old pairs the swaps of `live` recorded (and nothing else), in one transaction;
      *  with dryRun, only lists them. */
-    static Result<QStringList> dropOld(Database &db, const FilterRef &live, bool dryRun = false);
+    static Result<QStringList>
+    dropOld(Database &db, const FilterRef &live, bool dryRun = false,
+            const maintenance::LockPolicy &lock = maintenance::LockPolicy::fromEnvironment());
     /** The old pairs the swaps of `live` recorded and not dropped yet, their sizes and ages, and the
      *  exact SQL dropOld() would run; nothing is changed. */
     static Result<OldPairs> oldPairs(Database &db, const FilterRef &live);

@@ -245,7 +245,7 @@ Result<qint64> Rebuilder::drainInto(Database &db, const QString &pending, Filter
     return added;
 }
 
-Status Rebuilder::abort(Database &db, const FilterRef &liveRef)
+Status Rebuilder::abort(Database &db, const FilterRef &liveRef, const maintenance::LockPolicy &lock)
 {
     auto st = state(db, liveRef);
     if (!st)
@@ -277,8 +277,6 @@ Status Rebuilder::abort(Database &db, const FilterRef &liveRef)
     // One transaction: the live function is the application's again, and every leftover is gone. SHARE
     // on the live table first: writes in flight that record names (FilterWriter) end before the
     // recorders go, and the ones after see no rebuild.
-    const QString lock =
-        QStringLiteral("set local lock_timeout = '30s'; lock table %1 in share mode").arg(h->liveTable.quoted());
     // The swaps' record goes too when no swap wrote to it (the rebuild's set-up made it).
     bool swapsRecorded = true;
     if (auto records = trustedHelperExists(db, *h, QStringLiteral("bloomscope_swapped")); records && *records) {
@@ -295,7 +293,7 @@ Status Rebuilder::abort(Database &db, const FilterRef &liveRef)
                        "drop function %5(text);\n"
                        "drop function if exists %6(regclass, text[]);\n")
             .arg(h->quoted(st->newTable), h->quoted(st->newFunction), h->state, h->pending, h->record, h->recordNames);
-    Status done = maintenance::execScript(db, lock, QStringLiteral("locking %1").arg(h->liveTable.text()));
+    Status done = maintenance::lockTable(db, h->liveTable.quoted(), h->liveTable.text(), QStringLiteral("SHARE"), lock);
     if (done)
         done = maintenance::execOne(db, original, QStringLiteral("restoring %1").arg(h->liveFunction.text()));
     if (done)
@@ -424,18 +422,18 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     QSqlQuery q(db.db());
     QElapsedTimer lockTimer;
     // EXCLUSIVE: adds wait (and their names are recorded before we look), checks go on.
-    if (auto s = maintenance::execScript(
-            db,
-            QStringLiteral("set local lock_timeout = '30s'; lock table %1 in exclusive mode").arg(live.quotedTable()),
-            QStringLiteral("locking %1").arg(st->liveTable));
+    // By the lock policy, looking for every holder the renames' ACCESS EXCLUSIVE would wait for too.
+    if (auto s = maintenance::lockTable(db, live.quotedTable(), h->liveTable.text(), QStringLiteral("EXCLUSIVE"),
+                                        o.lock, QStringLiteral("ACCESS EXCLUSIVE"));
         !s)
         return rollback(s.error());
     lockTimer.start();
     report.lockWaitMs = lap();
     // The new table too, now: a lock wait on it (autovacuum yields only after deadlock_timeout) must
     // not fall into the window in which checks are blocked.
-    if (!q.exec(QStringLiteral("lock table %1 in access exclusive mode").arg(next.quotedTable())))
-        return rollback(Database::queryError(q, QStringLiteral("locking %1").arg(newTable)));
+    if (auto s = maintenance::lockOnce(db, next.quotedTable(), newTable, QStringLiteral("ACCESS EXCLUSIVE"), o.lock);
+        !s)
+        return rollback(s.error());
     auto drained = drainInto(db, h->pending, live, next, /*final=*/true);
     if (!drained)
         return rollback(drained.error());
@@ -468,22 +466,27 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     report.underLockMs = lap();
     // ACCESS EXCLUSIVE for the renames only: checks wait from here to the commit.
     QElapsedTimer exclusive;
-    if (!q.exec(QStringLiteral("lock table %1 in access exclusive mode").arg(live.quotedTable())))
-        return rollback(Database::queryError(q, QStringLiteral("locking %1").arg(st->liveTable)));
+    if (auto s = maintenance::lockOnce(db, live.quotedTable(), h->liveTable.text(), QStringLiteral("ACCESS EXCLUSIVE"),
+                                       o.lock);
+        !s)
+        return rollback(s.error());
     exclusive.start();
     // On a publisher, the row inserted here is what makes each subscriber follow the swap (its
     // bloomscope_follow_swap trigger renames its pair in the transaction that applies this one).
     const QString bookkeeping =
         maintenance::swappedTableSql(h->swapped) +
-        QStringLiteral("insert into %1 (live_table, old_table, old_table_oid, old_function, old_function_oid) "
-                       "values (%2, %3, pg_catalog.to_regclass(%4), %5, pg_catalog.to_regprocedure(%6));\n"
+        QStringLiteral("insert into %1 (live_table, old_table, old_table_oid, old_function, old_function_oid, "
+                       "live_schema, new_table, new_function) "
+                       "values (%2, %3, pg_catalog.to_regclass(%4), %5, pg_catalog.to_regprocedure(%6), %10, %11, "
+                       "%12);\n"
                        "drop table %7;\n"
                        "drop table %8;\n"
                        "drop function %9(text);\n")
             .arg(h->swapped, db.quoteLiteral(st->liveTable), db.quoteLiteral(report.oldTable),
                  db.quoteLiteral(h->quoted(report.oldTable)), db.quoteLiteral(report.oldFunction),
                  db.quoteLiteral(h->quoted(report.oldFunction) + QStringLiteral("(text)")), h->state, h->pending,
-                 h->record) +
+                 h->record, db.quoteLiteral(h->liveTable.schema), db.quoteLiteral(st->newTable),
+                 db.quoteLiteral(st->newFunction)) +
         QStringLiteral("drop function if exists %1(regclass, text[]);\n").arg(h->recordNames);
     if (auto s =
             maintenance::execScript(db, plan->renames + bookkeeping, QStringLiteral("swapping %1 in").arg(newTable));
@@ -581,7 +584,8 @@ Result<OldPairs> Rebuilder::oldPairs(Database &db, const FilterRef &liveRef)
     return out;
 }
 
-Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, bool dryRun)
+Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, bool dryRun,
+                                       const maintenance::LockPolicy &lock)
 {
     auto plan = oldPairs(db, liveRef);
     if (!plan)
@@ -593,6 +597,15 @@ Result<QStringList> Rebuilder::dropOld(Database &db, const FilterRef &liveRef, b
         return plan->drops;
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin drop-old"));
+    // A DROP waits for every reader of the old table (a report still reading it): by the lock policy.
+    for (const OldPair &p : plan->pairs)
+        if (p.tableKept)
+            if (auto s = maintenance::lockTable(db, plan->schema + QLatin1Char('.') + quoteIdent(p.table), p.table,
+                                                QStringLiteral("ACCESS EXCLUSIVE"), lock);
+                !s) {
+                db.db().rollback();
+                return s.error();
+            }
     if (auto s = maintenance::execScript(db, plan->sql, QStringLiteral("dropping the old filter")); !s) {
         db.db().rollback();
         return s.error();

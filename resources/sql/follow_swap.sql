@@ -1,22 +1,66 @@
 -- Run on a logical-replication SUBSCRIBER of the filter's database (never on the publisher): its copy
 -- of the filter follows the publisher's swap in the transaction that applies it. The publisher's swap
--- records the old pair in bloomscope_swapped; applying that row here renames this subscriber's pair
--- the same way, so that the rows the publisher writes to its new table from then on (sent under the
--- live name) land in the new table here too, never in the old one (whose chunks they would overwrite).
--- Placeholders: {{schema}}, {{swapped}} (quoted identifiers); {{live}}, {{live_function}}, {{new}},
--- {{new_function}} (the names, as string literals).
+-- records, in bloomscope_swapped, the filter's schema, its live name, the new pair it swapped in and
+-- the old pair's new names; applying that row here renames this subscriber's pair the same way, so that
+-- the rows the publisher writes to its new table from then on (sent under the live name) land in the new
+-- table here too, never in the old one (whose chunks they would overwrite). The filter's schema is the
+-- one this trigger was made for (its first argument) and the one the swap recorded, never the schema the
+-- trigger's table lives in (the helper schema). Whatever does not match raises an error: the apply
+-- worker stops before the swap, the old table keeps answering, and the DBA sees it
+-- (pg_stat_subscription_stats.apply_error_count, the server's log), instead of a swap skipped in silence.
+-- Placeholders, all replaced in one pass: {{schema}}, {{swapped}} (quoted identifiers);
+-- {{live_schema}}, {{live}}, {{live_function}}, {{new}}, {{new_function}} (the names, as string literals).
 create or replace function {{schema}}.bloomscope_follow_swap() returns trigger
 language plpgsql set search_path = pg_catalog, pg_temp as $fn$
 declare
-  s text := TG_TABLE_SCHEMA;
-  live text := TG_ARGV[0];
-  live_fn text := TG_ARGV[1];
-  next text := TG_ARGV[2];
-  next_fn text := TG_ARGV[3];
+  s text := TG_ARGV[0];
+  live text := TG_ARGV[1];
+  live_fn text := TG_ARGV[2];
+  next text := TG_ARGV[3];
+  next_fn text := TG_ARGV[4];
   r record;
 begin
-  if NEW.live_table is distinct from live or to_regclass(format('%I.%I', s, next)) is null then
-    return null; -- another filter's swap, or one this subscriber followed already
+  if TG_NARGS <> 5 then
+    raise exception 'bloomscope: the follow-swap trigger on %.% has % arguments, not 5',
+      TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_NARGS
+      using hint = 'create it again with the SQL the publisher''s bloomctl rebuild printed';
+  end if;
+  -- The table's initial copy (a refresh that adds bloomscope_swapped) brings the swaps of the past:
+  -- history, not a swap in the stream.
+  if exists (select from pg_subscription_rel sr where sr.srrelid = TG_RELID and sr.srsubstate = 'd') then
+    return null;
+  end if;
+  if NEW.live_table is distinct from live then
+    return null; -- another filter's swap (its helpers share this schema)
+  end if;
+  if NEW.live_schema is null or NEW.new_table is null or NEW.new_function is null then
+    raise exception 'bloomscope: cannot follow the swap of %.%: the publisher recorded no schema or new pair with it',
+      s, live using hint = 'the publisher''s swap was made by an older bloomctl: swap with this one, or rename '
+                           'this subscriber''s pair by hand, then ALTER SUBSCRIPTION ... ENABLE';
+  end if;
+  if NEW.live_schema is distinct from s then
+    return null; -- the filter of the same name in another schema
+  end if;
+  if (NEW.new_table, NEW.new_function) is distinct from (next, next_fn) then
+    raise exception 'bloomscope: cannot follow the swap of %.%: the publisher swapped in %.% (function %), this '
+                    'subscriber was prepared for %.% (function %)',
+      s, live, s, NEW.new_table, NEW.new_function, s, next, next_fn
+      using hint = 'on this subscriber, run the SQL the publisher''s bloomctl rebuild printed for that table, '
+                   'refresh the subscription, and the apply worker follows the swap on its next attempt';
+  end if;
+  if to_regclass(format('%I.%I', s, live)) is null or to_regclass(format('%I.%I', s, next)) is null
+     or to_regprocedure(format('%I.%I(text)', s, live_fn)) is null
+     or to_regprocedure(format('%I.%I(text)', s, next_fn)) is null then
+    raise exception 'bloomscope: cannot follow the swap of %.%: this subscriber lacks %', s, live,
+      concat_ws(', ',
+        case when to_regclass(format('%I.%I', s, live)) is null then format('table %I.%I', s, live) end,
+        case when to_regclass(format('%I.%I', s, next)) is null then format('table %I.%I', s, next) end,
+        case when to_regprocedure(format('%I.%I(text)', s, live_fn)) is null
+             then format('function %I.%I(text)', s, live_fn) end,
+        case when to_regprocedure(format('%I.%I(text)', s, next_fn)) is null
+             then format('function %I.%I(text)', s, next_fn) end)
+      using hint = 'run the SQL the publisher''s bloomctl rebuild printed, refresh the subscription, and wait '
+                   'for its ready_for_the_swap query';
   end if;
   if not exists (select from pg_subscription_rel sr where sr.srrelid = format('%I.%I', s, next)::regclass
                  and sr.srsubstate = 'r') then
@@ -47,7 +91,7 @@ begin
                  (select relowner::regrole::text from pg_class where oid = format('%I.%I', s, live)::regclass));
   execute format('alter function %I.%I(text) owner to %s', s, next_fn,
                  (select proowner::regrole::text from pg_proc where oid = format('%I.%I(text)', s, live_fn)::regprocedure));
-  -- The publisher's renames, here.
+  -- The publisher's renames, here, in the transaction that applies the swap.
   execute format('alter table %I.%I rename to %I', s, live, NEW.old_table);
   execute format('alter function %I.%I(text) rename to %I', s, live_fn, NEW.old_function);
   execute format('alter table %I.%I rename to %I', s, next, live);
@@ -57,5 +101,5 @@ end
 $fn$;
 revoke all on function {{schema}}.bloomscope_follow_swap() from public;
 create or replace trigger bloomscope_follow_swap after insert on {{swapped}}
-  for each row execute function {{schema}}.bloomscope_follow_swap({{live}}, {{live_function}}, {{new}}, {{new_function}});
+  for each row execute function {{schema}}.bloomscope_follow_swap({{live_schema}}, {{live}}, {{live_function}}, {{new}}, {{new_function}});
 alter table {{swapped}} enable replica trigger bloomscope_follow_swap;
