@@ -11,14 +11,17 @@
 #include "teach/lessons.h"
 #include "teach/lessonsview.h"
 #include "teach/steppage.h"
+#include "teach/teachexport.h"
 #include "teach/teachwindow.h"
 #include "teach/timelineplayer.h"
 
 #include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QProcess>
@@ -36,6 +39,7 @@
 
 #include <bit>
 #include <functional>
+#include <sys/stat.h>
 #include <tuple>
 
 using namespace bloom;
@@ -874,6 +878,150 @@ private slots:
         QVERIFY(!again.openSession(bad.fileName(), &error));
         QVERIFY2(error.contains(QLatin1String("unknown scheme")), qPrintable(error));
         QCOMPARE(again.filter().names(), (QList<QByteArray>{"ada", "grace", "Łukasz"})); // the open session is kept
+    }
+
+    /** Issue 48: one model for the article's filter: the status line said 0.0306 (the approximation),
+     *  the theory chart 0.035 (the exact one); now both, the Compare tab and the lessons say the one
+     *  exact value, and the best-k curve is never above a fixed k's (at n = 3 it is k = 3's 0.0906). */
+    void oneModelOnEveryScreen()
+    {
+        TeachWindow w;
+        w.setStepMs(0);
+        w.show();
+        w.playReferenceExample();
+        QTRY_VERIFY(w.idle());
+        const double model = w.filter().modelFpr();
+        QCOMPARE(QString::number(model, 'g', 3), QStringLiteral("0.0352"));
+        const QString status = w.findChild<StatusLabel *>()->text();
+        QVERIFY2(status.contains(QLatin1String("model 0.0352")) && !status.contains(QLatin1String("0.0306")),
+                 qPrintable(status));
+        w.showLessons();
+        LessonsView *l = w.lessonsView();
+        l->showLesson(LessonsView::Theory);
+        QLineSeries *modelCurve = nullptr, *best = nullptr;
+        for (QAbstractSeries *s : l->findChild<QChartView *>()->chart()->series()) {
+            if (s->name() == QLatin1String("model, k = 3"))
+                modelCurve = qobject_cast<QLineSeries *>(s);
+            if (s->name() == QLatin1String("the best k for each n"))
+                best = qobject_cast<QLineSeries *>(s);
+        }
+        QVERIFY(modelCurve && best);
+        bool atTwo = false;
+        for (const QPointF &p : modelCurve->points())
+            if (p.x() == 2) {
+                atTwo = true;
+                QCOMPARE(p.y(), model);
+            }
+        QVERIFY(atTwo);
+        QVERIFY(!best->points().isEmpty());
+        for (const QPointF &p : best->points()) {
+            for (int k = 1; k <= 12; ++k)
+                QVERIFY2(p.y() <= w.filter().modelFpr(qint64(p.x()), k),
+                         qPrintable(QStringLiteral("n = %1: best %2, k = %3: %4")
+                                        .arg(p.x())
+                                        .arg(p.y())
+                                        .arg(k)
+                                        .arg(w.filter().modelFpr(qint64(p.x()), k))));
+            if (p.x() == 3)
+                QCOMPARE(QString::number(p.y(), 'g', 3), QStringLiteral("0.0906"));
+        }
+        QVERIFY2(l->text().contains(QLatin1String("the best whole k, by the model, is 5")), qPrintable(l->text()));
+        // The Compare tab's model is the same source: its classic filter's model at its n.
+        w.showCompare();
+        const auto r = w.compareView()->rates();
+        const int n = w.compareView()->names();
+        QCOMPARE(r[1], SandboxFilter::classic(4096, 7)->modelFpr(n));
+        QVERIFY2(w.compareView()->summary().contains(QStringLiteral("At n = %1 ").arg(n)),
+                 qPrintable(w.compareView()->summary()));
+    }
+
+    /** Issue 48: a FIFO as --session (no writer) is refused at once, in the window and on the command
+     *  line, with an error that names it; it used to block forever with no window. */
+    void aFifoSessionIsRefusedAtOnce()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("class.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        TeachWindow w;
+        w.setStepMs(0);
+        w.playReferenceExample();
+        QTRY_VERIFY(w.idle());
+        QElapsedTimer clock;
+        clock.start();
+        QString error;
+        QVERIFY(!w.openSession(fifo, &error));
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(error.contains(QLatin1String("FIFO")) && error.contains(fifo), qPrintable(error));
+        QCOMPARE(w.timelineSize(), 5); // the open session is kept
+        clock.restart();
+        QProcess p;
+        p.start(QStringLiteral(BLOOMSCOPE_PATH), {QStringLiteral("--session"), fifo, QStringLiteral("--screenshot"),
+                                                  dir.filePath(QStringLiteral("s.png"))});
+        const bool finished = p.waitForFinished(10000);
+        if (!finished)
+            p.kill();
+        QVERIFY2(finished, "bloomscope --session FIFO still waits after 10 s");
+        QCOMPARE(p.exitCode(), 2);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(QLatin1String("FIFO")), qPrintable(err));
+        qInfo("--session FIFO: exit 2 after %lld ms", static_cast<long long>(clock.elapsed()));
+    }
+
+    /** Issue 48: the CSV log neutralised as OWASP recommends: a name that starts with = + - @ (or a tab,
+     *  a carriage return) is not a live formula; a bare carriage return is quoted. */
+    void csvCellsAreNeverFormulas()
+    {
+        QTemporaryDir dir;
+        TeachWindow w;
+        w.setStepMs(0);
+        w.newFilter();
+        const QStringList names{QStringLiteral("=HYPERLINK(\"http://x\")"), QStringLiteral("+1+1"),
+                                QStringLiteral("-2+3"), QStringLiteral("@SUM(A1)"), QStringLiteral("a\rb")};
+        for (const QString &n : names)
+            QVERIFY(w.enqueue(TeachWindow::Action::Add, n));
+        QTRY_VERIFY(w.idle());
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("log.csv"));
+        QVERIFY2(w.exportLog(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray csv = f.readAll();
+        for (const char *cell :
+             {"\"'=HYPERLINK(\"\"http://x\"\")\"", "\"'+1+1\"", "\"'-2+3\"", "\"'@SUM(A1)\"", "\"a\rb\""})
+            QVERIFY2(csv.contains(cell), cell);
+        // No cell starts a formula: every field after a comma or a line start is quoted or harmless.
+        for (const QByteArray &row : csv.split('\n'))
+            for (const QByteArray &field : row.split(','))
+                QVERIFY2(field.isEmpty() || !QByteArray("=+-@").contains(field.at(0)), field.constData());
+        QCOMPARE(teachexport::csvCell(QStringLiteral("\tx")), QStringLiteral("\"'\tx\""));
+        QCOMPARE(teachexport::csvCell(QStringLiteral("ada")), QStringLiteral("ada"));
+    }
+
+    /** Issue 48: a 1 MiB name or 10,000 combining marks is refused at once (one took 40 s to show,
+     *  the other 18 s); the longest name a lecture takes, all combining marks, shows in bounded time. */
+    void longNamesAreBounded()
+    {
+        TeachWindow w;
+        w.setStepMs(0);
+        w.show();
+        w.newFilter();
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(!w.enqueue(TeachWindow::Action::Add, QString(1 << 20, QLatin1Char('x'))));
+        QVERIFY(!w.enqueue(TeachWindow::Action::Add, QStringLiteral("a") + QString(10000, QChar(0x0301))));
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(w.findChild<QLabel *>(QStringLiteral("teachVerdict"))->text().contains(QLatin1String("at most 256")));
+        QCOMPARE(w.timelineSize(), 0);
+        clock.restart();
+        const QString marks = QStringLiteral("a") + QString(int(SandboxFilter::MaxNameBytes - 1) / 2, QChar(0x0301));
+        QVERIFY(w.enqueue(TeachWindow::Action::Add, marks));
+        QVERIFY(w.enqueue(TeachWindow::Action::Check, marks));
+        QTRY_VERIFY(w.idle());
+        w.setPresentation(true);
+        QTest::qWait(50);
+        w.setPresentation(false);
+        QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(w.timelineSize(), 2);
     }
 
     void classicAgainstBlockedSideBySide()

@@ -1,5 +1,8 @@
 #include "common/printable.h"
 
+#include <QJsonValue>
+#include <QLocale>
+
 namespace bloom {
 
 namespace {
@@ -119,6 +122,38 @@ void appendJsonString(QByteArray &out, QByteArrayView utf8)
 QString escapeMessage(QStringView text)
 {
     return escape(text, [](char16_t u) { return u == '\n' || u == '\t' || u == '\\'; });
+}
+
+QString shortened(QStringView text, qsizetype maxChars)
+{
+    if (text.size() <= maxChars)
+        return escapeField(text);
+    qsizetype cut = maxChars;
+    if (cut > 0 && text[cut - 1].isHighSurrogate())
+        --cut; // never half a character
+    return escapeField(text.left(cut)) + QChar(0x2026) +
+           QStringLiteral(" (%1 characters)").arg(QLocale(QLocale::English).toString(qint64(text.size())));
+}
+
+QString shortenedJson(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::String:
+        return QLatin1Char('"') + shortened(v.toString()) + QLatin1Char('"');
+    case QJsonValue::Double:
+        return QString::number(v.toDouble(), 'g', 17);
+    case QJsonValue::Bool:
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Array:
+        return QStringLiteral("a list");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
+    }
+    return QStringLiteral("missing");
 }
 
 } // namespace bloom

@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringView>
 
+class QJsonValue;
+
 namespace bloom {
 
 /**
@@ -38,5 +40,15 @@ void appendJsonString(QByteArray &out, QByteArrayView utf8);
  * escapeField() does, except the line breaks and tabs that lay the message out; backslashes stay.
  */
 QString escapeMessage(QStringView text);
+
+/**
+ * A value quoted inside an error message: its first `maxChars` characters escaped as escapeField()
+ * does (a NUL shows as `\x00`, it never ends the message), then "..." and its whole length when it is
+ * longer - a 1 MiB value is never echoed whole.
+ */
+QString shortened(QStringView text, qsizetype maxChars = 40);
+/** A file's JSON value as an error quotes it: a string shortened() in quotes, a number as written
+ *  (-1, never 18446744073709551615), else its type ("a list", "missing"). */
+QString shortenedJson(const QJsonValue &value);
 
 } // namespace bloom

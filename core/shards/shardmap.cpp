@@ -1,10 +1,12 @@
 #include "shards/shardmap.h"
 
-#include <QFile>
+#include "common/boundedfile.h"
 
 namespace bloom {
 
 namespace {
+
+constexpr qint64 MaxShardMapBytes = 1 << 20; // 256 shards of long conninfos fit many times over
 
 /** The line without an inline comment: a '#' after a blank, outside a quoted conninfo value. */
 QString withoutComment(const QString &line)
@@ -66,10 +68,11 @@ Result<ShardMap> ShardMap::parse(const QString &text, const QString &source)
 
 Result<ShardMap> ShardMap::load(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(ErrorKind::Io, QStringLiteral("cannot read the shard map %1: %2").arg(path, f.errorString()));
-    return parse(QString::fromUtf8(f.readAll()), path);
+    // A shard map is a few lines: a FIFO, a device or a huge file is refused, never waited on or read whole.
+    auto bytes = readBoundedFile(path, MaxShardMapBytes, QStringLiteral("the shard map"));
+    if (!bytes)
+        return bytes.error();
+    return parse(QString::fromUtf8(*bytes), path);
 }
 
 QString ShardMap::toText() const

@@ -1,6 +1,7 @@
 #include "teach/lessons.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace bloom::lessons {
 
@@ -66,12 +67,12 @@ QByteArray candidate(qsizetype i)
     return "user" + QByteArray::number(i - PioneerCount * 98 + 1);
 }
 
-FoundFalsePositive findFalsePositive(const SandboxFilter &f, qsizetype budget)
+FoundFalsePositive findFalsePositive(const SandboxFilter &f, qsizetype budget, qsizetype explained)
 {
     FoundFalsePositive out;
     if (f.names().isEmpty())
         return out;
-    for (qsizetype i = 0; out.tried < budget; ++i) {
+    for (qsizetype i = 0; out.tried < budget && out.falsePositives < explained; ++i) {
         const QByteArray name = candidate(i);
         if (f.contains(name))
             continue;
@@ -135,13 +136,30 @@ Result<Deletion> deleteName(const SandboxFilter &f, const QByteArray &name)
 
 QByteArray mostHarmfulDeletion(const SandboxFilter &f)
 {
+    // Zeroing x's bits turns another added name into a false negative exactly when it set one of
+    // them (all its bits were set): counted from the owners of x's bits, without rebuilding the
+    // filter for each name (that was quadratic in hashes: 2,500 names froze the window 59 s).
+    const QList<QByteArray> &names = f.names();
     QByteArray best;
     qsizetype most = -1;
-    for (const QByteArray &n : f.names()) {
-        const auto d = deleteName(f, n);
-        if (d && d->falseNegatives().size() > most) {
-            most = d->falseNegatives().size();
-            best = n;
+    std::vector<qsizetype> countedFor(size_t(names.size()), -1);
+    for (qsizetype x = 0; x < names.size(); ++x) {
+        auto t = f.trace(names[x]);
+        if (!t)
+            continue;
+        QList<quint64> bits = t->positions;
+        std::sort(bits.begin(), bits.end());
+        bits.erase(std::unique(bits.begin(), bits.end()), bits.end());
+        qsizetype harmed = 0;
+        for (quint64 p : bits)
+            for (int y : f.owners(p))
+                if (y != x && countedFor[size_t(y)] != x) {
+                    countedFor[size_t(y)] = x;
+                    ++harmed;
+                }
+        if (harmed > most) {
+            most = harmed;
+            best = names[x];
         }
     }
     return best;

@@ -33,12 +33,17 @@ struct FoundFalsePositive {
     qsizetype falsePositives = 0; ///< of those, how many check "maybe"
 };
 
+/** The false positives findFalsePositive() explains at most: each costs a search for its cover, and in
+ *  a full filter nearly every candidate is one (2,500 names at 4,096 bits: 20,000 searches, 29 s). */
+constexpr qsizetype MaxExplained = 200;
+
 /**
- * Checks up to `budget` candidate names never added and keeps the false positive that needs the
- * fewest of the added names (ties: the first candidate). Stops early at one that a single name
- * explains, since none can need fewer.
+ * Checks up to `budget` candidate names never added, and explains at most `explained` of the false
+ * positives among them, and keeps the one that needs the fewest of the added names (ties: the first
+ * candidate). Stops early at one that a single name explains, since none can need fewer.
  */
-FoundFalsePositive findFalsePositive(const SandboxFilter &f, qsizetype budget = 20000);
+FoundFalsePositive findFalsePositive(const SandboxFilter &f, qsizetype budget = 20000,
+                                     qsizetype explained = MaxExplained);
 
 /** A name deleted, acted out: a plain filter zeroes its bits, a counting filter counts them down. */
 struct Deletion {

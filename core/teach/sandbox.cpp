@@ -1,5 +1,6 @@
 #include "teach/sandbox.h"
 
+#include "common/printable.h"
 #include "model/fprmodel.h"
 #include "model/hash128.h"
 #include "model/name.h"
@@ -11,6 +12,7 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
+#include <cmath>
 
 namespace bloom {
 
@@ -110,9 +112,28 @@ Result<SandboxFilter> SandboxFilter::without(const QByteArray &name, Removal how
     return out;
 }
 
+Status SandboxFilter::validateLectureName(const QByteArray &name)
+{
+    if (name.size() > MaxNameBytes)
+        return makeError(ErrorKind::BadInput,
+                         QCoreApplication::translate("bloom",
+                                                     "a name in teaching mode is at most %1 bytes (UTF-8); this one "
+                                                     "has %2")
+                             .arg(QString::number(MaxNameBytes), formatCount(name.size())),
+                         QCoreApplication::translate("bloom", "a lecture's names are short: type a shorter one"));
+    return validateName(name);
+}
+
+QByteArray SandboxFilter::Trace::input(qsizetype i) const
+{
+    if (chunkBits)
+        return hashed;
+    return QByteArray::number(i) + ':' + name;
+}
+
 Result<SandboxFilter::Trace> SandboxFilter::trace(const QByteArray &name) const
 {
-    if (auto v = validateName(name); !v)
+    if (auto v = validateLectureName(name); !v)
         return v.error();
     Trace t;
     t.name = name;
@@ -120,17 +141,15 @@ Result<SandboxFilter::Trace> SandboxFilter::trace(const QByteArray &name) const
         // The reference's first example hashes the name as typed, one counter prefix per hash.
         t.hashed = name;
         t.lowering = Lowering::Ascii; // nothing is lowered: the bytes as typed, exactly
-        for (int i = 0; i < mK; ++i) {
-            const QByteArray input = QByteArray::number(i) + ':' + name;
-            t.inputs << input;
-            t.digests << Hash128::md5(input).hex().toLatin1();
-        }
+        for (int i = 0; i < mK; ++i)
+            t.digests << Hash128::md5(t.input(i)).hex().toLatin1();
         t.positions = classic::positions(name, size(), mK);
     } else {
         t.hashed = offlineLower(name, &t.lowering);
+        if (t.hashed == name)
+            t.hashed = name; // one copy of the name, shared
         t.chunkBits = mGeometry.chunkBits();
         const Hash128 h = Hash128::md5(t.hashed);
-        t.inputs << t.hashed;
         t.digests << h.hex().toLatin1();
         const Placement p = place(mGeometry, h);
         t.chunk = p.chunk;
@@ -297,14 +316,31 @@ double SandboxFilter::measuredFpr(int probes, quint32 seed) const
 
 double SandboxFilter::modelFpr() const
 {
-    return modelFpr(double(mNames.size()));
+    return modelFpr(qint64(mNames.size()), mK);
 }
 
-double SandboxFilter::modelFpr(double names) const
+double SandboxFilter::modelFpr(qint64 names) const
+{
+    return modelFpr(names, mK);
+}
+
+double SandboxFilter::modelFpr(qint64 names, int k) const
 {
     if (mScheme == Scheme::Classic)
-        return fpr::standard(names, double(size()), mK);
-    return fpr::blocked(names, mGeometry);
+        return fpr::standardExact(names, double(size()), k);
+    return fpr::blockedExact(names, double(mGeometry.chunks()), double(mGeometry.chunkBits()), k);
+}
+
+int SandboxFilter::bestK(qint64 names, int maxK) const
+{
+    int best = 1;
+    double lowest = modelFpr(names, 1);
+    for (int k = 2; k <= maxK; ++k)
+        if (const double v = modelFpr(names, k); v < lowest) {
+            lowest = v;
+            best = k;
+        }
+    return best;
 }
 
 QJsonObject SandboxFilter::toJson() const
@@ -330,25 +366,55 @@ Result<SandboxFilter> SandboxFilter::fromJson(const QJsonObject &o)
 {
     if (o.value(QLatin1String("format")).toString() != QLatin1String("bloomscope-sandbox-1"))
         return makeError(ErrorKind::BadInput, QStringLiteral("not a Bloomscope sandbox (format bloomscope-sandbox-1)"));
-    const QString scheme = o.value(QLatin1String("scheme")).toString();
-    const int k = o.value(QLatin1String("k")).toInt();
-    Result<SandboxFilter> f = makeError(ErrorKind::BadInput, QStringLiteral("unknown scheme '%1'").arg(scheme),
-                                        QStringLiteral("the schemes are classic and blocked"));
-    if (scheme == QLatin1String("classic"))
-        f = classic(quint64(o.value(QLatin1String("bits")).toInteger()), k);
-    else if (scheme == QLatin1String("blocked")) {
-        auto g = Geometry::fromCounts(o.value(QLatin1String("chunks")).toInteger(),
-                                      o.value(QLatin1String("chunk_bits")).toInteger(), k);
+    const QJsonValue scheme = o.value(QLatin1String("scheme"));
+    Result<SandboxFilter> f = makeError(
+        ErrorKind::BadInput, QStringLiteral("unknown scheme: the session's scheme is %1").arg(shortenedJson(scheme)),
+        QStringLiteral("the schemes are classic and blocked"));
+    if (scheme != QJsonValue(QStringLiteral("classic")) && scheme != QJsonValue(QStringLiteral("blocked")))
+        return f;
+    // Each number is checked as written: "bits": -1 is said as -1 (it used to become 18446744073709551615).
+    const auto whole = [&o](const char *field, qint64 lo, qint64 hi) -> Result<qint64> {
+        const QJsonValue v = o.value(QLatin1String(field));
+        const double d = v.toDouble(-1.5);
+        if (!v.isDouble() || d != std::floor(d) || d < double(lo) || d > double(hi))
+            return makeError(ErrorKind::BadInput,
+                             QStringLiteral("the session's %1 is %2; it must be a whole number from %3 to %4")
+                                 .arg(QLatin1String(field), shortenedJson(v), formatCount(lo), formatCount(hi)));
+        return qint64(d);
+    };
+    const auto k = whole("k", 1, Geometry::MaxK);
+    if (!k)
+        return k.error();
+    if (scheme == QJsonValue(QStringLiteral("classic"))) {
+        const auto bits = whole("bits", 2, qint64(MaxSandboxBits));
+        if (!bits)
+            return bits.error();
+        f = classic(quint64(*bits), int(*k));
+    } else if (scheme == QJsonValue(QStringLiteral("blocked"))) {
+        const auto chunks = whole("chunks", 1, qint64(MaxSandboxBits));
+        if (!chunks)
+            return chunks.error();
+        const auto chunkBits = whole("chunk_bits", 1, qint64(MaxSandboxBits));
+        if (!chunkBits)
+            return chunkBits.error();
+        auto g = Geometry::fromCounts(*chunks, *chunkBits, int(*k));
         if (!g)
             return g.error();
         f = blocked(*g);
     }
     if (!f)
         return f;
-    for (const QJsonValue &v : o.value(QLatin1String("names")).toArray())
-        if (auto a = f->add(v.toString().toUtf8()); !a)
-            return makeError(ErrorKind::BadInput,
-                             QStringLiteral("the session's name '%1': %2").arg(v.toString(), a.error().message));
+    const QJsonArray names = o.value(QLatin1String("names")).toArray();
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (!names[i].isString())
+            return makeError(ErrorKind::BadInput, QStringLiteral("the session's name %1 is %2, not a string")
+                                                      .arg(QString::number(i + 1), shortenedJson(names[i])));
+        if (auto a = f->add(names[i].toString().toUtf8()); !a)
+            return makeError(
+                ErrorKind::BadInput,
+                QStringLiteral("the session's name \"%1\": %2").arg(shortened(names[i].toString()), a.error().message),
+                a.error().fix);
+    }
     return f;
 }
 

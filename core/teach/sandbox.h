@@ -24,13 +24,18 @@ class SandboxFilter {
 public:
     enum class Scheme { Classic, Blocked };
 
+    /** The longest name a lecture takes, in UTF-8 bytes: every name is drawn, logged and hashed on
+     *  screen (a 1 MiB name took 40 s to show, and k copies of it a step filled the memory). */
+    static constexpr qsizetype MaxNameBytes = 256;
+    /** validateName() and MaxNameBytes: the error names the limit and how long the name is. */
+    static Status validateLectureName(const QByteArray &name);
+
     /** Every step of one add or check, for the animation and the explanation. */
     struct Trace {
         QByteArray name;
         QByteArray hashed;                   ///< what the hash reads: the name, or its lowercase for blocked
         Lowering lowering = Lowering::Ascii; ///< blocked: who lowercased it (Approximate: non-ASCII offline)
-        QList<QByteArray> inputs;            ///< classic: "0:ada", "1:ada", ...; blocked: the one lowered name
-        QList<QByteArray> digests;           ///< md5 hex of each input
+        QList<QByteArray> digests;           ///< md5 hex of each input (classic: k of them; blocked: one)
         quint32 chunk = 0;                   ///< blocked: the chunk the first bits pick
         quint64 chunkBits = 0;    ///< blocked: bits a chunk (positions are told inside the chunk); 0: classic
         QList<quint64> positions; ///< global bit numbers, in hash order (may repeat)
@@ -40,6 +45,9 @@ public:
         QByteArray addedAs;       ///< how it was first typed when added ("ada" for a check of "Ada")
         QList<QByteArray> setBy;  ///< for a "maybe" on a name never added: who set its bits
 
+        /** What hash i reads: classic "0:ada", "1:ada", ...; blocked the one lowered name. Made when
+         *  asked, so a step keeps its name once, not k times. */
+        QByteArray input(qsizetype i) const;
         /** A position as the lesson tells it: the bit number, inside the chunk for blocked. */
         quint64 shown(quint64 position) const { return chunkBits ? position % chunkBits : position; }
         /** The distinct positions as told, sorted. */
@@ -88,9 +96,16 @@ public:
 
     /** The share of `probes` never-added names that check "maybe" (deterministic for a seed). */
     double measuredFpr(int probes, quint32 seed = 1) const;
-    /** The model's rate for the names added so far (classic or blocked formula). */
+    /** The model's rate for the names added so far: the one model of this filter's kind that every
+     *  screen, chart, lesson and export calls "model" (fpr::standardExact or fpr::blockedExact, exact
+     *  for random names; the textbook's (1 - e^(-kn/m))^k is an approximation and said to be one). */
     double modelFpr() const;
-    double modelFpr(double names) const;
+    double modelFpr(qint64 names) const;
+    /** The same model with `k` hashes instead of this filter's. */
+    double modelFpr(qint64 names, int k) const;
+    /** The integer k from 1 to `maxK` whose model rate at `names` is the lowest (ties: the smaller k):
+     *  at m = 16, n = 3 that is 3, where round((m/n) ln 2) says 4. */
+    int bestK(qint64 names, int maxK) const;
 
     QJsonObject toJson() const;
     static Result<SandboxFilter> fromJson(const QJsonObject &o);

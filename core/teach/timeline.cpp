@@ -1,10 +1,40 @@
 #include "teach/timeline.h"
 
+#include "common/boundedfile.h"
+#include "common/printable.h"
 #include "model/name.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace bloom {
+
+namespace {
+
+Error badEntry(qsizetype i, const QString &what, const QString &fix = {})
+{
+    return makeError(ErrorKind::BadInput,
+                     QStringLiteral("the session's timeline, entry %1: %2").arg(QString::number(i + 1), what), fix);
+}
+
+Error badName(qsizetype i, const QString &name, const Error &e)
+{
+    return makeError(ErrorKind::BadInput,
+                     QStringLiteral("the session's name \"%1\" (entry %2): %3")
+                         .arg(shortened(name), QString::number(i + 1), e.message),
+                     e.fix);
+}
+
+Error tooMany(qsizetype n)
+{
+    return makeError(ErrorKind::BadInput,
+                     QStringLiteral("the session has %1 entries; a lecture's timeline holds at most %2")
+                         .arg(formatCount(qint64(n)), formatCount(qint64(Timeline::MaxEntries))),
+                     QStringLiteral("split the class's names into sessions of %1 entries or fewer")
+                         .arg(formatCount(qint64(Timeline::MaxEntries))));
+}
+
+} // namespace
 
 Timeline::Timeline(const SandboxFilter &empty)
     : mEmpty(empty.emptyCopy())
@@ -13,8 +43,10 @@ Timeline::Timeline(const SandboxFilter &empty)
 
 Result<qsizetype> Timeline::append(Action action, const QByteArray &name, Origin origin)
 {
-    if (auto v = validateName(name); !v)
+    if (auto v = SandboxFilter::validateLectureName(name); !v)
         return v.error();
+    if (mEntries.size() >= MaxEntries)
+        return tooMany(mEntries.size() + 1);
     mEntries.append(Entry{action, name, origin});
     return mEntries.size() - 1;
 }
@@ -102,22 +134,29 @@ Result<Timeline> Timeline::fromJson(const QJsonObject &o, qsizetype *position)
     if (!empty)
         return empty.error();
     Timeline t(*empty);
-    const auto bad = [](const QString &name, const Error &e) {
-        return makeError(ErrorKind::BadInput, QStringLiteral("the session's name '%1': %2").arg(name, e.message));
-    };
     if (v2) {
-        for (const QJsonValue &v : o.value(QLatin1String("timeline")).toArray()) {
-            const QJsonObject e = v.toObject();
-            const QString action = e.value(QLatin1String("action")).toString();
-            if (action != QLatin1String("add") && action != QLatin1String("check"))
-                return makeError(ErrorKind::BadInput, QStringLiteral("unknown action '%1'").arg(action),
-                                 QStringLiteral("the actions are add and check"));
-            const QString name = e.value(QLatin1String("name")).toString();
-            auto a = t.append(action == QLatin1String("add") ? Action::Add : Action::Check, name.toUtf8(),
+        const QJsonValue list = o.value(QLatin1String("timeline"));
+        if (!list.isUndefined() && !list.isArray())
+            return makeError(
+                ErrorKind::BadInput,
+                QStringLiteral("the session's timeline is %1, not a list of entries").arg(shortenedJson(list)));
+        const QJsonArray entries = list.toArray();
+        if (entries.size() > MaxEntries)
+            return tooMany(entries.size());
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            const QJsonObject e = entries[i].toObject();
+            const QJsonValue action = e.value(QLatin1String("action")), name = e.value(QLatin1String("name"));
+            if (action != QJsonValue(QStringLiteral("add")) && action != QJsonValue(QStringLiteral("check")))
+                return badEntry(i, QStringLiteral("the action is %1").arg(shortenedJson(action)),
+                                QStringLiteral("the actions are add and check"));
+            if (!name.isString())
+                return badEntry(i, QStringLiteral("the name is %1, not a string").arg(shortenedJson(name)));
+            auto a = t.append(action == QJsonValue(QStringLiteral("add")) ? Action::Add : Action::Check,
+                              name.toString().toUtf8(),
                               e.value(QLatin1String("origin")).toString() == QLatin1String("example") ? Origin::Example
                                                                                                       : Origin::Class);
             if (!a)
-                return bad(name, a.error());
+                return badName(i, name.toString(), a.error());
         }
         if (position)
             *position = qBound<qsizetype>(0, o.value(QLatin1String("position")).toInteger(t.size()), t.size());
@@ -146,11 +185,31 @@ Result<Timeline> Timeline::fromJson(const QJsonObject &o, qsizetype *position)
         for (const QString &n : names)
             entries << Entry{Action::Add, n.toUtf8(), Origin::Class};
     }
-    for (const Entry &e : entries)
-        if (auto a = t.append(e.action, e.name, e.origin); !a)
-            return bad(QString::fromUtf8(e.name), a.error());
+    if (entries.size() > MaxEntries)
+        return tooMany(entries.size());
+    for (qsizetype i = 0; i < entries.size(); ++i)
+        if (auto a = t.append(entries[i].action, entries[i].name, entries[i].origin); !a)
+            return badName(i, QString::fromUtf8(entries[i].name), a.error());
     if (position)
         *position = t.size();
+    return t;
+}
+
+Result<Timeline> Timeline::readFile(const QString &path, qsizetype *position)
+{
+    auto bytes = readBoundedFile(path, MaxFileBytes, QStringLiteral("the session file"));
+    if (!bytes)
+        return bytes.error();
+    QJsonParseError parse;
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parse);
+    if (!doc.isObject())
+        return makeError(ErrorKind::BadInput,
+                         QStringLiteral("%1 is not a session file: %2")
+                             .arg(path, parse.error == QJsonParseError::NoError ? QStringLiteral("not a JSON object")
+                                                                                : parse.errorString()));
+    auto t = fromJson(doc.object(), position);
+    if (!t)
+        return makeError(ErrorKind::BadInput, QStringLiteral("%1: %2").arg(path, t.error().message), t.error().fix);
     return t;
 }
 

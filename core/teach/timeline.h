@@ -26,10 +26,17 @@ public:
         friend bool operator==(const Entry &, const Entry &) = default;
     };
 
+    /** The most entries a lecture's timeline holds (every one is a line of the log, replayed at each
+     *  change of the filter): far more than a 45-minute class types. */
+    static constexpr qsizetype MaxEntries = 5000;
+    /** The largest session file read: MaxEntries of the longest names, written as JSON. */
+    static constexpr qint64 MaxFileBytes = 16 << 20;
+
     /** An empty timeline over `empty` (its names, if any, are dropped: only its scheme and size count). */
     explicit Timeline(const SandboxFilter &empty);
 
-    /** Appends an entry; refused (nothing appended) for a name the core rule refuses. */
+    /** Appends an entry; refused (nothing appended) for a name the lecture's rule refuses
+     *  (SandboxFilter::validateLectureName) and past MaxEntries. */
     Result<qsizetype> append(Action action, const QByteArray &name, Origin origin = Origin::Class);
     void clear();
     /** The same entries in another filter (every state and verdict recomputed). */
@@ -54,6 +61,9 @@ public:
     QJsonObject toJson(qsizetype position) const;
     /** Reads format 2, and format 1 (names, and the checks its log lines name). */
     static Result<Timeline> fromJson(const QJsonObject &o, qsizetype *position = nullptr);
+    /** A session file: only a regular file of at most MaxFileBytes is read (a FIFO or /dev/zero is
+     *  refused at once), then fromJson(); every error names the file. */
+    static Result<Timeline> readFile(const QString &path, qsizetype *position = nullptr);
 
 private:
     SandboxFilter mEmpty;

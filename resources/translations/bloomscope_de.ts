@@ -252,6 +252,14 @@ Behebung: %2</translation>
         <source>blocked, %1 chunks x %2 bits, k=%3</source>
         <translation>geblockt, %1 Chunks x %2 Bits, k=%3</translation>
     </message>
+    <message>
+        <source>a name in teaching mode is at most %1 bytes (UTF-8); this one has %2</source>
+        <translation>ein Name im Lehrmodus hat höchstens %1 Bytes (UTF-8); dieser hat %2</translation>
+    </message>
+    <message>
+        <source>a lecture&apos;s names are short: type a shorter one</source>
+        <translation>die Namen einer Vorlesung sind kurz: einen kürzeren eingeben</translation>
+    </message>
 </context>
 <context>
     <name>bloom::AdminActions</name>
@@ -1954,12 +1962,12 @@ Chunk-FPR %3</translation>
         <translation>m = %1 Bits, n = %2 Namen, k = %3.</translation>
     </message>
     <message>
-        <source> The best k for these numbers is (m/n)&amp;middot;ln 2 = (%1/%2)&amp;middot;0.693 = &lt;b&gt;%3&lt;/b&gt;. </source>
-        <translation> Das beste k für diese Zahlen ist (m/n)&amp;middot;ln 2 = (%1/%2)&amp;middot;0,693 = &lt;b&gt;%3&lt;/b&gt;. </translation>
+        <source> The best k for these numbers is (m/n)&amp;middot;ln 2 = (%1/%2)&amp;middot;0.693 = &lt;b&gt;%3&lt;/b&gt;; the best whole k, by the model, is &lt;b&gt;%4&lt;/b&gt;. </source>
+        <translation> Das beste k für diese Zahlen ist (m/n)&amp;middot;ln 2 = (%1/%2)&amp;middot;0,693 = &lt;b&gt;%3&lt;/b&gt;; das beste ganzzahlige k nach dem Modell ist &lt;b&gt;%4&lt;/b&gt;. </translation>
     </message>
     <message>
-        <source>With k = %1 the model expects %2 of the bits set (1 - e&lt;sup&gt;-kn/m&lt;/sup&gt;); this filter has %3 of %4 (%5). At the best k about half the bits are set: for k = %1 that is at n = m&amp;middot;ln 2 / k = %6 names (the dotted line).</source>
-        <translation>Mit k = %1 erwartet das Modell %2 der Bits gesetzt (1 - e&lt;sup&gt;-kn/m&lt;/sup&gt;); dieser Filter hat %3 von %4 (%5). Beim besten k ist etwa die Hälfte der Bits gesetzt: für k = %1 ist das bei n = m&amp;middot;ln 2 / k = %6 Namen (die gepunktete Linie).</translation>
+        <source>With k = %1 the model expects %2 of the bits set (1 - (1 - 1/m)&lt;sup&gt;kn&lt;/sup&gt;); this filter has %3 of %4 (%5). At the best k about half the bits are set: for k = %1 that is at n = m&amp;middot;ln 2 / k = %6 names (the dotted line).</source>
+        <translation>Mit k = %1 erwartet das Modell %2 der Bits gesetzt (1 - (1 - 1/m)&lt;sup&gt;kn&lt;/sup&gt;); dieser Filter hat %3 von %4 (%5). Beim besten k ist etwa die Hälfte der Bits gesetzt: für k = %1 ist das bei n = m&amp;middot;ln 2 / k = %6 Namen (die gepunktete Linie).</translation>
     </message>
     <message>
         <source> Not one of 20,000 never-added names checked maybe here: the rate is below the chart.</source>
@@ -3810,18 +3818,6 @@ dann unten &quot;Jeder Subscriber ist bereit&quot; ankreuzen.</translation>
     <message>
         <source>cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
-        <source>cannot read %1: %2</source>
-        <translation>%1 kann nicht gelesen werden: %2</translation>
-    </message>
-    <message>
-        <source>%1 is not a session file: %2</source>
-        <translation>%1 ist keine Sitzungsdatei: %2</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
     </message>
     <message>
         <source>Save the session</source>

@@ -262,22 +262,28 @@ void CompareView::rebuild()
     const int maxN = int(m / 3.0);
     mNamePool = demoNames(maxN, 11);
     // The models (exact: each filter's fill varies, and its rate with it) ...
+    // The one model of each kind, as the sandbox filter has it (the status line's and the lessons' too).
+    const SandboxFilter classicEmpty = *SandboxFilter::classic(quint64(m), k),
+                        blockedEmpty = *SandboxFilter::blocked(*g);
     QList<QPointF> classicModel, blockedModel;
     for (int i = 1; i <= 120; ++i) {
         const qint64 n = qint64(std::llround(maxN * i / 120.0));
-        classicModel << QPointF(double(n), fpr::standardExact(n, m, k));
-        blockedModel << QPointF(double(n), fpr::blockedExact(n, g->chunks(), g->chunkBits(), k));
+        classicModel << QPointF(double(n), classicEmpty.modelFpr(n));
+        blockedModel << QPointF(double(n), blockedEmpty.modelFpr(n));
     }
     mClassicModel->replace(abovefloor(classicModel));
     mBlockedModel->replace(abovefloor(blockedModel));
     // ... the spread of other sets of names: each filter's own rate, from its fill ...
     mSpreadN.clear();
+    mSpreadSets.clear();
+    for (int set = 0; set < SpreadSets; ++set)
+        mSpreadSets << demoNames(maxN, 101 + quint32(set));
     for (auto &s : mSpread)
         s = QList<double>(SpreadPoints, 0.0);
     for (int i = 1; i <= SpreadPoints; ++i)
         mSpreadN << double(maxN * i / SpreadPoints);
     for (int set = 0; set < SpreadSets; ++set) {
-        const QList<QByteArray> names = demoNames(maxN, 101 + quint32(set));
+        const QList<QByteArray> &names = mSpreadSets[set];
         auto c = SandboxFilter::classic(quint64(m), k);
         auto b = SandboxFilter::blocked(*g);
         int added = 0;
@@ -332,7 +338,7 @@ void CompareView::rebuild()
     mN->setRange(0, maxN);
     // Start where the classic model gives the reference's 0.578%: about 10.7 bits a name.
     int start = 0;
-    while (start < maxN && fpr::standard(start, m, k) < 0.00578)
+    while (start < maxN && classicEmpty.modelFpr(start) < 0.00578)
         ++start;
     mN->setValue(start);
     refill();
@@ -351,8 +357,8 @@ void CompareView::refill()
     }
     mClassicGrid->setFilter(&*mClassic);
     mBlockedGrid->setFilter(&*mBlocked);
-    mRates = {mClassic->measuredFpr(20000, 7), fpr::standardExact(n, double(g->totalBits()), mK->value()),
-              mBlocked->measuredFpr(20000, 7), fpr::blockedExact(n, g->chunks(), g->chunkBits(), mK->value())};
+    mRates = {mClassic->measuredFpr(20000, 7), mClassic->modelFpr(), mBlocked->measuredFpr(20000, 7),
+              mBlocked->modelFpr()};
     mNLabel->setText(n == 1 ? tr("n = 1") : tr("n = %1").arg(n));
     // Now: this set measured at n (not the model: those are the curves), labelled.
     mNow->clear();
@@ -364,25 +370,26 @@ void CompareView::refill()
     emit changed();
 }
 
-qsizetype CompareView::nearestSpread(int n) const
-{
-    qsizetype best = 0;
-    for (qsizetype i = 1; i < mSpreadN.size(); ++i)
-        if (std::abs(mSpreadN[i] - n) < std::abs(mSpreadN[best] - n))
-            best = i;
-    return best;
-}
-
-double CompareView::spreadN(int n) const
-{
-    return mSpreadN.value(nearestSpread(n));
-}
-
 std::array<double, 4> CompareView::spreadAt(int n) const
 {
     ensureBuilt();
-    const qsizetype best = nearestSpread(n);
-    return {mSpread[0].value(best), mSpread[1].value(best), mSpread[2].value(best), mSpread[3].value(best)};
+    // The other sets at exactly this n (the summary said the nearest band checkpoint's, n = 398 beside 382).
+    std::array<double, 4> out{};
+    const Size sz = Sizes[qBound(0, mSize->currentIndex(), 2)];
+    const auto g = Geometry::create(sz.chunkLog2, sz.bitsLog2, mK->value());
+    for (qsizetype set = 0; set < mSpreadSets.size(); ++set) {
+        auto c = SandboxFilter::classic(g->totalBits(), mK->value());
+        auto b = SandboxFilter::blocked(*g);
+        for (int i = 0; i < n && i < mSpreadSets[set].size(); ++i) {
+            (void)c->add(mSpreadSets[set][i]);
+            (void)b->add(mSpreadSets[set][i]);
+        }
+        const double rc = fillRate(*c), rb = fillRate(*b);
+        out = set == 0 ? std::array<double, 4>{rc, rc, rb, rb}
+                       : std::array<double, 4>{std::min(out[0], rc), std::max(out[1], rc), std::min(out[2], rb),
+                                               std::max(out[3], rb)};
+    }
+    return out;
 }
 
 double CompareView::blockedFormula() const
@@ -409,7 +416,7 @@ QString CompareView::summary() const
             .arg(percent(mRates[2]), percent(mRates[3]));
     const auto spread = spreadAt(names());
     const QString band = tr(" At n = %1 the %2 other sets of names ran from %3 to %4 (classic) and %5 to %6 (blocked).")
-                             .arg(qint64(spreadN(names())))
+                             .arg(names())
                              .arg(SpreadSets)
                              .arg(percent(spread[0]), percent(spread[1]), percent(spread[2]), percent(spread[3]));
     if (mPresentation)

@@ -46,10 +46,8 @@ public:
         ensureBuilt();
         return mRates;
     }
-    /** The spread's lowest and highest rate at the checkpoint nearest n: {classic lo, hi, blocked lo, hi}. */
+    /** The other sets' lowest and highest rate at exactly n names: {classic lo, hi, blocked lo, hi}. */
     std::array<double, 4> spreadAt(int n) const;
-    /** The spread's checkpoint nearest n. */
-    double spreadN(int n) const;
     /** The reference's formula for the blocked filter (every chunk at its expected fill) at the current n. */
     double blockedFormula() const;
     QString summary() const; ///< empty until built (shown, or asked for a number)
@@ -67,12 +65,12 @@ private:
     void rebuild();
     void refill();
     void showBits(bool bits);
-    qsizetype nearestSpread(int n) const;
 
     std::optional<SandboxFilter> mClassic, mBlocked;
     QList<QByteArray> mNamePool;
     std::array<double, 4> mRates{};
     QList<double> mSpreadN;
+    QList<QList<QByteArray>> mSpreadSets; ///< the other sets of names, drawn as the bands
     std::array<QList<double>, 4> mSpread; ///< classic lo, hi, blocked lo, hi at each mSpreadN
     bool mPresentation = false;
 

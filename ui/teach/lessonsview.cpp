@@ -30,6 +30,8 @@ const QColor FalseNegativeColour(0xd9, 0x34, 0x34);
 const QColor ModelColour(0x1e, 0x88, 0xc8);
 const QColor ClassColour(0xf0, 0x9a, 0x1c);
 constexpr double FprFloor = 1e-4;
+/** The k the best-k curve chooses from: the filter controls' range. */
+constexpr int MaxTheoryK = 12;
 
 QString names(const QList<QByteArray> &list)
 {
@@ -361,10 +363,6 @@ void LessonsView::drawTheory()
     const int k = f.k();
     const qsizetype n = f.names().size();
     const bool blocked = f.scheme() == SandboxFilter::Scheme::Blocked;
-    const auto model = [&](double names) {
-        return blocked ? fpr::blockedExact(qint64(std::llround(names)), f.geometry().chunks(), f.chunkBits(), k)
-                       : fpr::standardExact(qint64(std::llround(names)), m, k);
-    };
     const double half = m * std::numbers::ln2 / k; // where this k is the best: half the bits set
     const double maxN = std::max({4.0, 2.0 * half, 1.5 * double(n)});
     const theme::NiceAxis x = theme::niceAxis(0, maxN, 4);
@@ -372,10 +370,12 @@ void LessonsView::drawTheory()
     QList<QPointF> modelPts, bestPts;
     const qint64 step = qMax<qint64>(1, qint64(x.max) / 120);
     for (qint64 names = step; names <= qint64(x.max); names += step) {
-        if (const double v = model(double(names)); v >= FprFloor)
+        // One model, the filter's own (the status line's and the Compare tab's too).
+        if (const double v = f.modelFpr(names); v >= FprFloor)
             modelPts << QPointF(double(names), v);
-        const int bestK = qBound(1, int(std::lround(fpr::optimalK(m, double(names)))), 12);
-        if (const double v = fpr::standardExact(names, m, bestK); v >= FprFloor && !blocked)
+        // The best whole k at each n, by the same model: never above any fixed k's curve (rounding
+        // (m/n) ln 2 gave k = 4 at m = 16, n = 3, worse than k = 3).
+        if (const double v = f.modelFpr(names, f.bestK(names, MaxTheoryK)); v >= FprFloor && !blocked)
             bestPts << QPointF(double(names), v);
     }
     mModel->replace(modelPts);
@@ -395,16 +395,16 @@ void LessonsView::drawTheory()
                           : tr("the class's filter: empty"));
     mBest->setVisible(!blocked);
     const double fill = double(f.setBits()) / m;
-    const double expectedFill = 1.0 - std::exp(-double(k) * double(n) / m);
+    const double expectedFill = 1.0 - std::pow(1.0 - 1.0 / m, double(k) * double(n)); // the exact expectation
     QString s = tr("m = %1 bits, n = %2 names, k = %3.").arg(qint64(m)).arg(n).arg(k);
     if (n > 0) {
         const double best = fpr::optimalK(m, double(n));
-        s += tr(" The best k for these numbers is (m/n)&middot;ln 2 = (%1/%2)&middot;0.693 = <b>%3</b>. ")
-                 .arg(qint64(m))
-                 .arg(n)
-                 .arg(best, 0, 'f', 1);
+        s += tr(" The best k for these numbers is (m/n)&middot;ln 2 = (%1/%2)&middot;0.693 = <b>%3</b>; the best whole "
+                "k, by the model, is <b>%4</b>. ")
+                 .arg(QString::number(qint64(m)), QString::number(n), QString::number(best, 'f', 1),
+                      QString::number(f.bestK(n, MaxTheoryK)));
     }
-    s += tr("With k = %1 the model expects %2 of the bits set (1 - e<sup>-kn/m</sup>); this filter has %3 of %4 "
+    s += tr("With k = %1 the model expects %2 of the bits set (1 - (1 - 1/m)<sup>kn</sup>); this filter has %3 of %4 "
             "(%5). At the best k about half the bits are set: for k = %1 that is at n = m&middot;ln 2 / k = %6 names "
             "(the dotted line).")
              .arg(k)

@@ -59,7 +59,7 @@ QString hashHtml(Timeline::Action action, const SandboxFilter::Trace &t, const S
                       name(t.name), f.describe());
     if (f.scheme() == SandboxFilter::Scheme::Classic) {
         for (int i = 0; i < k; ++i) {
-            const QString input = QString::fromUtf8(t.inputs[i]);
+            const QString input = QString::fromUtf8(t.input(i));
             const QString tail = QStringLiteral("  mod %1 = %2").arg(f.size()).arg(t.positions[i]);
             // md5("0:ada") = <digest>  mod 16 = 14
             const int room = columns > 0 ? columns - int(input.size()) - 10 - int(tail.size()) : 0;

@@ -49,18 +49,30 @@ bool slide(QWidget *widget, const QString &path, QString *error)
     return true;
 }
 
+QString csvCell(QString f)
+{
+    // OWASP's CSV injection advice: a cell a spreadsheet would read as a formula (= + - @, a tab or a
+    // carriage return first) gets a leading ' and quotes; a comma, a quote or a line break is quoted.
+    bool quote = f.contains(QLatin1Char(',')) || f.contains(QLatin1Char('"')) || f.contains(QLatin1Char('\n')) ||
+                 f.contains(QLatin1Char('\r'));
+    if (!f.isEmpty() && QStringView(u"=+-@\t\r").contains(f.front())) {
+        f.prepend(QLatin1Char('\''));
+        quote = true;
+    }
+    if (quote) {
+        f.replace(QLatin1String("\""), QLatin1String("\"\""));
+        f = QLatin1Char('"') + f + QLatin1Char('"');
+    }
+    return f;
+}
+
 bool csv(const QList<QStringList> &rows, const QString &path, QString *error)
 {
     QByteArray out;
     for (const QStringList &row : rows) {
         QStringList fields;
-        for (QString f : row) {
-            if (f.contains(QLatin1Char(',')) || f.contains(QLatin1Char('"')) || f.contains(QLatin1Char('\n'))) {
-                f.replace(QLatin1String("\""), QLatin1String("\"\""));
-                f = QLatin1Char('"') + f + QLatin1Char('"');
-            }
-            fields << f;
-        }
+        for (const QString &f : row)
+            fields << csvCell(f);
         out += fields.join(QLatin1Char(',')).toUtf8() + "\r\n";
     }
     QSaveFile file(path);

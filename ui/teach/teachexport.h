@@ -15,7 +15,10 @@ namespace bloom::teachexport {
  */
 bool slide(QWidget *widget, const QString &path, QString *error);
 
-/** A table as CSV (RFC 4180: fields quoted when they hold a comma, a quote or a line break). */
+/** One CSV cell (RFC 4180 quoting), neutralised as OWASP recommends for spreadsheets: a cell that
+ *  starts with = + - @, a tab or a carriage return gets a leading ' inside quotes. */
+QString csvCell(QString field);
+/** A table as CSV, each cell through csvCell(). */
 bool csv(const QList<QStringList> &rows, const QString &path, QString *error);
 
 } // namespace bloom::teachexport
