@@ -406,7 +406,6 @@ Status Rebuilder::prepare()
     // As the live table's owner (when this role may act as it): the helper objects and the security
     // definer recorders are the owner's, in the helper schema only the owner may create in.
     QString sql =
-        owner->prologue +
         QStringLiteral(
             "set local client_min_messages = warning;\n" // no NOTICE on stderr for the drop of a table never made
             "drop table if exists %2;\n"
@@ -471,7 +470,7 @@ Status Rebuilder::prepare()
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the rebuild's transaction"));
     QSqlQuery tx(mDb.db());
     // SHARE by the lock policy: never queued behind an old transaction, so sign-ups go on while it waits.
-    Status script = maintenance::execScript(mDb, *owner, QStringLiteral("acting as the filter's owner"));
+    Status script = maintenance::execScript(mDb, owner->prologue, QStringLiteral("acting as the filter's owner"));
     if (script)
         script = maintenance::lockTable(mDb, live.quotedTable(), names->liveTable.text(), QStringLiteral("SHARE"),
                                         mOptions.lock);
