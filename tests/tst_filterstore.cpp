@@ -511,6 +511,10 @@ private slots:
             << QStringLiteral("but public.t.bits is bit(4096)");
         QTest::newRow("no bits column") << QStringLiteral("create table t (chunk int primary key, bits text);")
                                         << QStringLiteral("no fixed-length column");
+        QTest::newRow("a bits column with no length")
+            << QStringLiteral("create table t as select n as chunk, b'1010101010101010'::varbit as bits from "
+                              "generate_series(0, 131071) n;")
+            << QStringLiteral("(it has: chunk integer, bits bit varying); its rows hold 16 bits each");
         QTest::newRow("a row outside 0..2^c-1")
             << QStringLiteral("create table t (chunk int primary key, bits bit(8192) not null); insert into t select "
                               "n, 0::bit(8192) from generate_series(-1, 131070) n;")

@@ -171,11 +171,30 @@ Status FilterStore::discover()
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("table %1 has no integer column 'chunk' (it has: %2)").arg(tableText(), found),
                          QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
-    if (bitsType != QLatin1String("bit") || bitLength <= 0)
-        return makeError(
-            ErrorKind::ForeignFilter,
-            QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)").arg(tableText(), found),
-            QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
+    if (bitsType != QLatin1String("bit") || bitLength <= 0) {
+        // A bit column with no declared length (bit varying, or a bit made by CREATE TABLE AS): one scan
+        // says what its rows hold, so that the refusal names it (rows of 16 bits are no bit(8192) filter).
+        QString held;
+        if (bitsType == QLatin1String("bit") || bitsType == QLatin1String("bit varying")) {
+            if (!q.exec(QStringLiteral("select pg_catalog.min(pg_catalog.bit_length(bits)), "
+                                       "pg_catalog.max(pg_catalog.bit_length(bits)) from %1")
+                            .arg(mTable)) ||
+                !q.next())
+                return Database::queryError(q, QStringLiteral("reading the rows of %1").arg(tableText()));
+            if (!q.value(0).isNull())
+                held = q.value(0) == q.value(1)
+                           ? QStringLiteral("; its rows hold %1 bits each").arg(q.value(0).toString())
+                           : QStringLiteral("; its rows hold %1 to %2 bits")
+                                 .arg(q.value(0).toString(), q.value(1).toString());
+        }
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)%3")
+                             .arg(tableText(), found, held),
+                         QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null): declare "
+                                        "the length its function's masks have (alter table %1 alter column bits "
+                                        "type bit(N)), or check --table")
+                             .arg(mTable));
+    }
 
     // The key: one row a chunk. Without a primary key or unique index on chunk alone (NOT NULL), one scan
     // looks for chunks held by more than one row and rows with no chunk: either would let the count
