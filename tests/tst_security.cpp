@@ -617,6 +617,14 @@ private slots:
                     .exec(QStringLiteral("filter"),
                           QStringLiteral("create schema %1; grant create on schema %1 to evil").arg(quotedSchema))
                     .ok());
+        // Every statement the server runs is logged from here on: each name must appear only inside an
+        // identifier's double quotes (in a literal its single quote is doubled, so it never matches).
+        QVERIFY(
+            mCluster.exec(QStringLiteral("postgres"), QStringLiteral("alter system set log_statement = 'all'")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("select pg_reload_conf()")).ok());
+        QFile log(mCluster.logFile());
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const qint64 logFrom = log.size();
         const QStringList pair{QStringLiteral("--table"), table, QStringLiteral("--function"), function};
         const auto run = [&](const QStringList &args, const QByteArray &in = {}) {
             Run r = bloomctl(superDb(), pair + args, in);
@@ -678,6 +686,33 @@ private slots:
                           {quoteIdent(QStringLiteral("bloomscope_") + schema).toUtf8()})
                      ->value(0),
                  QByteArray("t"));
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("alter system reset log_statement")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("select pg_reload_conf()")).ok());
+        QVERIFY(log.seek(logFrom));
+        const QList<QByteArray> lines = log.readAll().split('\n');
+        int seen = 0;
+        QStringList outside;
+        for (const QByteArray &line : lines) {
+            // Inside double quotes or not, at each byte of the line (a name holds no double quote or newline).
+            QList<bool> quoted(line.size() + 1, false);
+            bool in = false;
+            for (qsizetype i = 0; i < line.size(); ++i) {
+                if (line[i] == '"')
+                    in = !in;
+                quoted[i + 1] = in;
+            }
+            for (const QString &part : {schema, table.mid(schema.size() + 1), function.mid(schema.size() + 1), into}) {
+                const QByteArray name = part.toUtf8();
+                for (qsizetype at = line.indexOf(name); at >= 0; at = line.indexOf(name, at + 1)) {
+                    ++seen;
+                    if (!quoted[at + 1] || !quoted[at + name.size()])
+                        outside << QString::fromUtf8(line.left(300));
+                }
+            }
+        }
+        QVERIFY2(seen > 20, "the statement log holds the names");
+        QVERIFY2(outside.isEmpty(), qPrintable(outside.mid(0, 5).join(QLatin1Char('\n'))));
+
         // Names no identifier may hold are usage errors that name the problem.
         for (const QString &bad : {QStringLiteral("public.a\nb"), QStringLiteral("public.a\"b")}) {
             r = bloomctl(superDb(), {QStringLiteral("--table"), bad, QStringLiteral("info")});
