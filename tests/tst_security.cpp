@@ -11,6 +11,7 @@
 #include "postgres/connectionspec.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
+#include "postgres/helpertrust.h"
 #include "postgres/identifier.h"
 #include "postgres/pgconn.h"
 #include "session/filtersession.h"
@@ -729,6 +730,37 @@ private slots:
         QVERIFY2(r.code == 0, r.err.constData());
         r = bloomctl(superDb(), longPair + QStringList{QStringLiteral("check"), QStringLiteral("l%1")});
         QVERIFY2(r.code == 0 && r.out == "l%1\tmaybe\n", r.out.constData());
+        // A schema of 63 bytes others may create in: its helper schema's name is cut at a character to fit.
+        const QString longSchema = QString(31, QChar(0xe4)) + QLatin1Char('%');
+        QVERIFY(
+            mCluster
+                .exec(QStringLiteral("filter"),
+                      QStringLiteral("create schema %1; grant create on schema %1 to evil").arg(quoteIdent(longSchema)))
+                .ok());
+        const QStringList longSchemaPair{QStringLiteral("--table"), longSchema + QStringLiteral(".t%1"),
+                                         QStringLiteral("--function"), longSchema + QStringLiteral(".t%1_bits")};
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")},
+              QStringList{QStringLiteral("add"), QStringLiteral("ada%1")}, QStringList{QStringLiteral("record")},
+              QStringList{QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("t%1_v2"),
+                          QStringLiteral("--chunks"), QStringLiteral("1024"), QStringLiteral("--file"),
+                          sources.fileName(), QStringLiteral("--grace"), QStringLiteral("0")},
+              QStringList{QStringLiteral("swap"), QStringLiteral("t%1_v2"), QStringLiteral("--yes"),
+                          QStringLiteral("--audit-sample"), QStringLiteral("0")},
+              QStringList{QStringLiteral("drop-old"), QStringLiteral("--yes")}}) {
+            r = bloomctl(superDb(), longSchemaPair + args);
+            QVERIFY2(r.code == 0,
+                     qPrintable(args.join(QLatin1Char(' ')) + QLatin1String(": ") + QString::fromUtf8(r.err)));
+        }
+        r = bloomctl(superDb(), longSchemaPair + QStringList{QStringLiteral("check"), QStringLiteral("ada%1")});
+        QVERIFY2(r.code == 0 && r.out == "ada%1\tmaybe\n", r.out.constData());
+        QCOMPARE(c.column(QStringLiteral("select pg_catalog.to_regnamespace($1) is not null"),
+                          {quoteIdent(helperSchemaFor(longSchema)).toUtf8()})
+                     ->value(0),
+                 QByteArray("t"));
+        QVERIFY(c.exec(QStringLiteral("drop schema %1 cascade; drop schema %2 cascade")
+                           .arg(quoteIdent(longSchema), quoteIdent(helperSchemaFor(longSchema))))
+                    .ok());
         QVERIFY(c.exec(QStringLiteral("drop schema %1 cascade; drop schema %2 cascade; drop table %3; drop function "
                                       "public.long_bits(text)")
                            .arg(quotedSchema, quoteIdent(QStringLiteral("bloomscope_") + schema),
