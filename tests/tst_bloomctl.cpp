@@ -405,6 +405,36 @@ private slots:
         QVERIFY2(r.code != 0 && r.err.contains("cannot create a file in"), r.err.constData());
     }
 
+    /** Issue 44, 2: a database and a table named with %1 give well-formed metrics (a chained arg() filled
+     *  the name's %1 with the next value: 20 malformed series, and node_exporter dropped the file). */
+    void metricsOfPercentNamesAreValid()
+    {
+        QVERIFY(mCluster.createDatabase(QStringLiteral("d%1b")).ok());
+        const QString db = mCluster.connectionString(QStringLiteral("d%1b"));
+        const QStringList pair{QStringLiteral("--table"), QStringLiteral("public.f%1"), QStringLiteral("--function"),
+                               QStringLiteral("public.f%2_bits")};
+        Run r = bloomctl(pair + QStringList{QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")},
+                         {}, db);
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = bloomctl(pair + QStringList{QStringLiteral("add"), QStringLiteral("ada")}, {}, db);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        r = bloomctl(pair + QStringList{QStringLiteral("metrics"), QStringLiteral("--textfile"), dir.path()}, {}, db);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QStringList files = QDir(dir.path()).entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        QFile f(dir.filePath(files.first()));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray written = f.readAll();
+        QVERIFY2(promtoolAccepts(written), qPrintable(mPromtoolSaid + QLatin1Char('\n') + QString::fromUtf8(written)));
+        QVERIFY2(written.contains("database=\"d%1b\",table=\"public.f%1\"} 1\n"), written.constData());
+        QVERIFY2(!written.contains("} %"), written.constData());
+        // health's summary line names the table as it is, too.
+        r = bloomctl(pair + QStringList{QStringLiteral("health")}, {}, db);
+        QVERIFY2(r.out.contains(" - public.f%1: estimated FPR "), r.out.constData());
+    }
+
     /** record, history and thinning of bloomscope_history; health and metrics on its age. */
     void historyRecordThinAndAge()
     {

@@ -511,10 +511,31 @@ private slots:
             << QStringLiteral("but public.t.bits is bit(4096)");
         QTest::newRow("no bits column") << QStringLiteral("create table t (chunk int primary key, bits text);")
                                         << QStringLiteral("no fixed-length column");
+        QTest::newRow("a bits column with no length")
+            << QStringLiteral("create table t as select n as chunk, b'1010101010101010'::varbit as bits from "
+                              "generate_series(0, 131071) n;")
+            << QStringLiteral("(it has: chunk integer, bits bit varying); its rows hold 16 bits each");
         QTest::newRow("a row outside 0..2^c-1")
             << QStringLiteral("create table t (chunk int primary key, bits bit(8192) not null); insert into t select "
                               "n, 0::bit(8192) from generate_series(-1, 131070) n;")
             << QStringLiteral("131072 rows, chunks -1..131070");
+        // Issue 44, 5: without a key, chunk 4 twice and no chunk 5 counted as a whole filter; a row with
+        // no chunk the same; an extra row was called a placement mismatch of a 2^31-bit geometry.
+        QTest::newRow("a chunk held twice, no key")
+            << QStringLiteral("create table t (chunk int, bits bit(8192) not null); insert into t select n, "
+                              "0::bit(8192) from generate_series(0, 131071) n where n <> 5; "
+                              "insert into t values (4, 0::bit(8192));")
+            << QStringLiteral("more than one row for chunk 4 (1 chunk(s) in all), and no primary key");
+        QTest::newRow("a row with no chunk, no key")
+            << QStringLiteral("create table t (chunk int unique, bits bit(8192) not null); insert into t select n, "
+                              "0::bit(8192) from generate_series(0, 131071) n where n <> 5; "
+                              "insert into t values (null, 0::bit(8192));")
+            << QStringLiteral("1 row(s) with no chunk (NULL)");
+        QTest::newRow("an extra row")
+            << QStringLiteral("create table t (chunk int primary key, bits bit(8192) not null); insert into t select "
+                              "n, 0::bit(8192) from generate_series(0, 131072) n;")
+            << QStringLiteral("1 extra row(s) beyond the 131072 chunks public.username_bits places names in "
+                              "(chunk 131072)");
     }
     void foreignFilters()
     {

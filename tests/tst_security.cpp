@@ -11,6 +11,7 @@
 #include "postgres/connectionspec.h"
 #include "postgres/database.h"
 #include "postgres/filterstore.h"
+#include "postgres/helpertrust.h"
 #include "postgres/identifier.h"
 #include "postgres/pgconn.h"
 #include "session/filtersession.h"
@@ -574,6 +575,196 @@ private slots:
         QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("drop database teamdb with (force)")).ok());
     }
 
+    void percentInASchemaNameStaysInItsQuotes()
+    {
+        // Issue 44, 2: the rebuild's set-up script was composed with chained arg(): a %5 in the schema's
+        // name (and so in every helper's) took the next argument, out of its quotes. A schema evil may
+        // create in puts the helpers in bloomscope_<schema>, whose name holds the %5 too.
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("filter"), QStringLiteral("create schema \"s%5;x%1\"; "
+                                                                   "grant create on schema \"s%5;x%1\" to evil"))
+                    .ok());
+        const QString table = QStringLiteral("s%5;x%1.pf"), function = QStringLiteral("s%5;x%1.pf_bits");
+        smallFilter(superDb(), table, function);
+        Run r = rebuildAndSwap(table, function, QStringLiteral("pf_v2"));
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QStringList pair{QStringLiteral("--table"), table, QStringLiteral("--function"), function};
+        r = bloomctl(superDb(), pair + QStringList{QStringLiteral("check"), QStringLiteral("-")}, mAdded.join('\n'));
+        QVERIFY2(r.code == 0 && !r.out.contains("\tfree"), r.out.left(2000).constData());
+        PgConn c(superDb());
+        QCOMPARE(c.column(QStringLiteral("select count(*) from pg_catalog.pg_class where relnamespace = "
+                                         "'\"bloomscope_s%5;x%1\"'::regnamespace and relname = 'bloomscope_swapped'"))
+                     ->value(0),
+                 QByteArray("1"));
+        r = bloomctl(superDb(), pair + QStringList{QStringLiteral("drop-old"), QStringLiteral("--yes")});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+
+    void hostileNamesRoundTrip()
+    {
+        // Issue 44, 3: the filter, its function, its schema (one evil may create in, so the helpers go to
+        // bloomscope_<schema>, whose name holds it all too) and the rebuilt pair named with %1-%9, quotes,
+        // backslashes, semicolons, $, spaces and non-ASCII, through every command: each works, and the
+        // filter keeps every name. A newline or a double quote in a name is refused as a usage error.
+        const QString schema = QStringLiteral("s %1%2'\\;$ ü");
+        const QString table = schema + QStringLiteral(".t %3%4'\\;$ ä");
+        const QString function = schema + QStringLiteral(".f %5%6'\\;$ ö");
+        const QString into = QStringLiteral("n %7%8%9'\\;$");
+        const QString quotedSchema = quoteIdent(schema);
+        QVERIFY(mCluster
+                    .exec(QStringLiteral("filter"),
+                          QStringLiteral("create schema %1; grant create on schema %1 to evil").arg(quotedSchema))
+                    .ok());
+        // Every statement the server runs is logged from here on: each name must appear only inside an
+        // identifier's double quotes (in a literal its single quote is doubled, so it never matches).
+        QVERIFY(
+            mCluster.exec(QStringLiteral("postgres"), QStringLiteral("alter system set log_statement = 'all'")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("select pg_reload_conf()")).ok());
+        QFile log(mCluster.logFile());
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const qint64 logFrom = log.size();
+        const QStringList pair{QStringLiteral("--table"), table, QStringLiteral("--function"), function};
+        const auto run = [&](const QStringList &args, const QByteArray &in = {}) {
+            Run r = bloomctl(superDb(), pair + args, in);
+            if (r.code != 0)
+                qWarning("%s: %s", qPrintable(args.join(QLatin1Char(' '))), r.err.constData());
+            return r;
+        };
+        QCOMPARE(run({QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")}).code, 0);
+        QCOMPARE(run({QStringLiteral("add"), QStringLiteral("ada%1")}).code, 0);
+        QCOMPARE(run({QStringLiteral("load"), mNames.fileName()}).code, 0);
+        Run r = run({QStringLiteral("check"), QStringLiteral("ada%1")});
+        QVERIFY2(r.code == 0 && r.out == "ada%1\tmaybe\n", r.out.constData());
+        r = run({QStringLiteral("info")});
+        QVERIFY2(r.code == 0 && r.out.contains(table.toUtf8()), r.out.constData());
+        r = run({QStringLiteral("health")});
+        QVERIFY2(r.out.contains(" - " + table.toUtf8() + ": estimated FPR "), r.out.constData());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QCOMPARE(run({QStringLiteral("metrics"), QStringLiteral("--textfile"), dir.path()}).code, 0);
+        const QStringList files = QDir(dir.path()).entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        QFile prom(dir.filePath(files.first()));
+        QVERIFY(prom.open(QIODevice::ReadOnly));
+        const QByteArray metrics = prom.readAll();
+        QVERIFY2(!metrics.contains("} %") && metrics.contains("bloomscope_up{"), metrics.constData());
+        QCOMPARE(run({QStringLiteral("record")}).code, 0);
+        r = run({QStringLiteral("history")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        // A rebuild and its abort, then a rebuild, its swap and drop-old; the sources hold the names added
+        // before (a rebuild keeps what its sources and the names written during it say).
+        QTemporaryFile sources;
+        QVERIFY(sources.open());
+        sources.write(mAdded.join('\n') + "\nada%1\nbetween%2\n");
+        sources.flush();
+        const QStringList rebuild{QStringLiteral("rebuild"),  QStringLiteral("--into"),  into,
+                                  QStringLiteral("--chunks"), QStringLiteral("2048"),    QStringLiteral("--file"),
+                                  sources.fileName(),         QStringLiteral("--grace"), QStringLiteral("0")};
+        QCOMPARE(run(rebuild).code, 0);
+        r = run({QStringLiteral("info")});
+        QVERIFY2(r.out.contains("n %7%8%9'"), r.out.constData()); // (the backslash is printed escaped)
+        QCOMPARE(run({QStringLiteral("rebuild"), QStringLiteral("--abort"), QStringLiteral("--yes")}).code, 0);
+        QCOMPARE(run({QStringLiteral("add"), QStringLiteral("between%2")}).code, 0);
+        QCOMPARE(run(rebuild).code, 0);
+        QCOMPARE(run({QStringLiteral("add"), QStringLiteral("during%3")}).code, 0);
+        QCOMPARE(run({QStringLiteral("swap"), into, QStringLiteral("--yes"), QStringLiteral("--audit-sample"),
+                      QStringLiteral("0")})
+                     .code,
+                 0);
+        QCOMPARE(run({QStringLiteral("drop-old"), QStringLiteral("--yes")}).code, 0);
+        QByteArray all = mAdded.join('\n') + "\nada%1\nbetween%2\nduring%3\n";
+        r = run({QStringLiteral("check"), QStringLiteral("-")}, all);
+        QByteArray freed;
+        for (const QByteArray &line : r.out.split('\n'))
+            if (line.endsWith("\tfree"))
+                freed += line + ' ';
+        QVERIFY2(r.code == 0 && freed.isEmpty(), (r.err + freed.left(2000)).constData());
+        PgConn c(superDb());
+        QCOMPARE(c.column(QStringLiteral("select pg_catalog.to_regnamespace($1) is not null"),
+                          {quoteIdent(QStringLiteral("bloomscope_") + schema).toUtf8()})
+                     ->value(0),
+                 QByteArray("t"));
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("alter system reset log_statement")).ok());
+        QVERIFY(mCluster.exec(QStringLiteral("postgres"), QStringLiteral("select pg_reload_conf()")).ok());
+        QVERIFY(log.seek(logFrom));
+        const QList<QByteArray> lines = log.readAll().split('\n');
+        int seen = 0;
+        QStringList outside;
+        for (const QByteArray &line : lines) {
+            // Inside double quotes or not, at each byte of the line (a name holds no double quote or newline).
+            QList<bool> quoted(line.size() + 1, false);
+            bool in = false;
+            for (qsizetype i = 0; i < line.size(); ++i) {
+                if (line[i] == '"')
+                    in = !in;
+                quoted[i + 1] = in;
+            }
+            for (const QString &part : {schema, table.mid(schema.size() + 1), function.mid(schema.size() + 1), into}) {
+                const QByteArray name = part.toUtf8();
+                for (qsizetype at = line.indexOf(name); at >= 0; at = line.indexOf(name, at + 1)) {
+                    ++seen;
+                    if (!quoted[at + 1] || !quoted[at + name.size()])
+                        outside << QString::fromUtf8(line.left(300));
+                }
+            }
+        }
+        QVERIFY2(seen > 20, "the statement log holds the names");
+        QVERIFY2(outside.isEmpty(), qPrintable(outside.mid(0, 5).join(QLatin1Char('\n'))));
+
+        // Names no identifier may hold are usage errors that name the problem.
+        for (const QString &bad : {QStringLiteral("public.a\nb"), QStringLiteral("public.a\"b")}) {
+            r = bloomctl(superDb(), {QStringLiteral("--table"), bad, QStringLiteral("info")});
+            QVERIFY2(r.code == 2 && r.err.contains("--table"), r.err.constData());
+        }
+        // 63 bytes, non-ASCII to the last byte: made, written and read.
+        const QString longName = QStringLiteral("public.") + QString(31, QChar(0xfc)) + QLatin1Char('x');
+        const QStringList longPair{QStringLiteral("--table"), longName, QStringLiteral("--function"),
+                                   QStringLiteral("public.long_bits")};
+        r = bloomctl(superDb(), longPair + QStringList{QStringLiteral("init"), QStringLiteral("--chunks"),
+                                                       QStringLiteral("1024")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = bloomctl(superDb(), longPair + QStringList{QStringLiteral("add"), QStringLiteral("l%1")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = bloomctl(superDb(), longPair + QStringList{QStringLiteral("check"), QStringLiteral("l%1")});
+        QVERIFY2(r.code == 0 && r.out == "l%1\tmaybe\n", r.out.constData());
+        // A schema of 63 bytes others may create in: its helper schema's name is cut at a character to fit.
+        const QString longSchema = QString(31, QChar(0xe4)) + QLatin1Char('%');
+        QVERIFY(
+            mCluster
+                .exec(QStringLiteral("filter"),
+                      QStringLiteral("create schema %1; grant create on schema %1 to evil").arg(quoteIdent(longSchema)))
+                .ok());
+        const QStringList longSchemaPair{QStringLiteral("--table"), longSchema + QStringLiteral(".t%1"),
+                                         QStringLiteral("--function"), longSchema + QStringLiteral(".t%1_bits")};
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")},
+              QStringList{QStringLiteral("add"), QStringLiteral("ada%1")}, QStringList{QStringLiteral("record")},
+              QStringList{QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("t%1_v2"),
+                          QStringLiteral("--chunks"), QStringLiteral("1024"), QStringLiteral("--file"),
+                          sources.fileName(), QStringLiteral("--grace"), QStringLiteral("0")},
+              QStringList{QStringLiteral("swap"), QStringLiteral("t%1_v2"), QStringLiteral("--yes"),
+                          QStringLiteral("--audit-sample"), QStringLiteral("0")},
+              QStringList{QStringLiteral("drop-old"), QStringLiteral("--yes")}}) {
+            r = bloomctl(superDb(), longSchemaPair + args);
+            QVERIFY2(r.code == 0,
+                     qPrintable(args.join(QLatin1Char(' ')) + QLatin1String(": ") + QString::fromUtf8(r.err)));
+        }
+        r = bloomctl(superDb(), longSchemaPair + QStringList{QStringLiteral("check"), QStringLiteral("ada%1")});
+        QVERIFY2(r.code == 0 && r.out == "ada%1\tmaybe\n", r.out.constData());
+        QCOMPARE(c.column(QStringLiteral("select pg_catalog.to_regnamespace($1) is not null"),
+                          {quoteIdent(helperSchemaFor(longSchema)).toUtf8()})
+                     ->value(0),
+                 QByteArray("t"));
+        QVERIFY(c.exec(QStringLiteral("drop schema %1 cascade; drop schema %2 cascade")
+                           .arg(quoteIdent(longSchema), quoteIdent(helperSchemaFor(longSchema))))
+                    .ok());
+        QVERIFY(c.exec(QStringLiteral("drop schema %1 cascade; drop schema %2 cascade; drop table %3; drop function "
+                                      "public.long_bits(text)")
+                           .arg(quotedSchema, quoteIdent(QStringLiteral("bloomscope_") + schema),
+                                quoteIdent(longName.mid(7))))
+                    .ok());
+    }
+
     void dropOldTouchesOnlyWhatASwapRecorded()
     {
         // evil plants names that look like old pairs, one a second-order injection, before and after.
@@ -933,6 +1124,38 @@ private slots:
                      .value(QLatin1String("kind"))
                      .toString(),
                  QStringLiteral("usage"));
+    }
+
+    void noticesAreJsonUnderJson()
+    {
+        // Issue 44, 5: under --json every line on stderr is a JSON object, a server's NOTICE too (a filter
+        // function that raises one on every call, escape sequences and all).
+        // The live function as earlier cases left it (a swap may have changed its geometry), made noisy.
+        PgConn c(superDb());
+        QString sql = QString::fromUtf8(
+            c.column(QStringLiteral("select pg_get_functiondef('public.username_bits(text)'::regprocedure)"))
+                ->value(0));
+        sql.replace(QLatin1String("public.username_bits("), QLatin1String("public.chatty_bits("));
+        sql.replace(QLatin1String("\nbegin\n"), QLatin1String("\nbegin\n  raise notice E'noisy \\x1b[31m%', name;\n"));
+        QVERIFY2(sql.contains(QLatin1String("chatty_bits")) && sql.contains(QLatin1String("raise notice")),
+                 qPrintable(sql));
+        QVERIFY(mCluster.exec(QStringLiteral("filter"), sql).ok());
+        const Run r = bloomctl(superDb(), {QStringLiteral("--json"), QStringLiteral("--function"),
+                                           QStringLiteral("chatty_bits"), QStringLiteral("info")});
+        QVERIFY2(r.code == 0, (r.err.right(600) + r.out.left(600)).constData());
+        int notices = 0;
+        for (const QByteArray &line : r.err.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            QJsonParseError error;
+            const QJsonDocument d = QJsonDocument::fromJson(line, &error);
+            QVERIFY2(error.error == QJsonParseError::NoError && d.isObject(), line.constData());
+            if (d.object().contains(QLatin1String("notice")))
+                ++notices;
+        }
+        QVERIFY2(notices > 0, r.err.constData());
+        QVERIFY(!r.err.contains('\x1b'));
+        QVERIFY(mCluster.exec(QStringLiteral("filter"), QStringLiteral("drop function chatty_bits(text)")).ok());
     }
 
     // ---- faults --------------------------------------------------------------------------------

@@ -522,7 +522,7 @@ void MainWindow::openShards()
     }
     const qsizetype n = mShardMap.shards.size();
     mTyping->setUnavailable(n == 1 ? tr("Connecting to the 1 shard of %1...").arg(mShardMapPath)
-                                   : tr("Connecting to the %1 shards of %2...").arg(n).arg(mShardMapPath));
+                                   : tr("Connecting to the %1 shards of %2...").arg(QString::number(n), mShardMapPath));
     mShards->open(mSession->spec(), mSession->summary().ref, mShardMap, !mAdminActions->adminMode());
 }
 
@@ -571,8 +571,7 @@ void MainWindow::onFailed(Operation op, const Error &e, bool lost)
     if (lost) {
         mStatus->setStyleSheet(theme::textStyle(theme::errorText(palette())));
         mStatus->setText(tr("Connection lost during %1: %2 \u2014 retrying every %3 s")
-                             .arg(operation, e.message)
-                             .arg(mPacer->interval()));
+                             .arg(operation, e.message, QString::number(mPacer->interval())));
         return;
     }
     if (op == Operation::Refresh) {

@@ -128,11 +128,9 @@ Result<qint64> wholeOption(const Args &a, const char *name, qint64 fallback, qin
     const QString text = a.option(name);
     const qint64 v = text.trimmed().toLongLong(&ok);
     if (!ok || v < min || v > max)
-        return makeError(ErrorKind::Usage, QStringLiteral("--%1 takes a whole number from %2 to %3, not '%4'")
-                                               .arg(QLatin1String(name))
-                                               .arg(min)
-                                               .arg(max)
-                                               .arg(text));
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("--%1 takes a whole number from %2 to %3, not '%4'")
+                             .arg(QLatin1String(name), QString::number(min), QString::number(max), text));
     return v;
 }
 
@@ -145,10 +143,8 @@ Result<double> numberOption(const Args &a, const char *name, double fallback, do
     const double v = text.trimmed().toDouble(&ok);
     if (!ok || !(v >= min) || !(v <= max)) // NaN fails both
         return makeError(ErrorKind::Usage, QStringLiteral("--%1 takes a number from %2 to %3, not '%4'")
-                                               .arg(QLatin1String(name))
-                                               .arg(min, 0, 'g', 15)
-                                               .arg(max, 0, 'g', 15)
-                                               .arg(text));
+                                               .arg(QLatin1String(name), QString::number(min, 'g', 15),
+                                                    QString::number(max, 'g', 15), text));
     return v;
 }
 
@@ -307,7 +303,7 @@ QList<QByteArray> Context::names(int firstIndex, bool *hadBad)
         const QByteArray utf8 = mArgs.positionalBytes.value(firstIndex + i, words[i].toUtf8());
         if (auto s = validateName(utf8); !s) {
             reject({{QStringLiteral("argument"), i + 1}, {QStringLiteral("message"), s.error().message}},
-                   QStringLiteral("argument %1: %2 (skipped)").arg(i + 1).arg(s.error().message));
+                   QStringLiteral("argument %1: %2 (skipped)").arg(QString::number(i + 1), s.error().message));
             *hadBad = true;
             continue;
         }
@@ -329,7 +325,7 @@ void Context::reportBadLines(const QString &where, const QList<BadLine> &kept, q
     for (const BadLine &b : kept)
         reject(
             {{QStringLiteral("input"), where}, {QStringLiteral("line"), b.line}, {QStringLiteral("message"), b.reason}},
-            QStringLiteral("%1 line %2: %3 (skipped)").arg(where).arg(b.line).arg(b.reason));
+            QStringLiteral("%1 line %2: %3 (skipped)").arg(where, QString::number(b.line), b.reason));
     if (count > kept.size()) {
         const qint64 last = kept.isEmpty() ? 0 : kept.last().line;
         reject({{QStringLiteral("input"), where},
@@ -337,10 +333,7 @@ void Context::reportBadLines(const QString &where, const QList<BadLine> &kept, q
                 {QStringLiteral("more"), count - kept.size()},
                 {QStringLiteral("count"), count}},
                QStringLiteral("%1: %2 more bad line(s) after line %3, not listed (%4 in all)")
-                   .arg(where)
-                   .arg(count - kept.size())
-                   .arg(last)
-                   .arg(count));
+                   .arg(where, QString::number(count - kept.size()), QString::number(last), QString::number(count)));
     }
 }
 

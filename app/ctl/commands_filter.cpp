@@ -351,9 +351,8 @@ int cmdSkew(Context &c)
     for (const SkewBin &b : r.bins)
         peak = qMax(peak, qMax(double(b.observed), b.expected));
     o << QStringLiteral("%1  %2  %3\n")
-             .arg(QStringLiteral("set bits"), -13)
-             .arg(QStringLiteral("chunks"), 8)
-             .arg(QStringLiteral("model"), 10);
+             .arg(QStringLiteral("set bits").leftJustified(13), QStringLiteral("chunks").rightJustified(8),
+                  QStringLiteral("model").rightJustified(10));
     for (const SkewBin &b : r.bins) {
         const int bar = int(std::lround(40.0 * double(b.observed) / peak));
         const int mark = int(std::lround(40.0 * b.expected / peak));
@@ -362,11 +361,9 @@ int cmdSkew(Context &c)
             line[i] = QLatin1Char('#');
         line[qMin(mark, int(line.size()) - 1)] = QLatin1Char('|');
         o << QStringLiteral("%1..%2  %3  %4  %5\n")
-                 .arg(b.lo, 5)
-                 .arg(b.hi, -5)
-                 .arg(b.observed, 8)
-                 .arg(b.expected, 10, 'f', 1)
-                 .arg(line);
+                 .arg(QString::number(b.lo).rightJustified(5), QString::number(b.hi).leftJustified(5),
+                      QString::number(b.observed).rightJustified(8),
+                      QString::number(b.expected, 'f', 1).rightJustified(10), line);
     }
     o << "chi-square " << QString::number(r.chiSquare, 'f', 1) << " over " << r.chiSquareBins
       << " bins ('#' observed, '|' model)\n";
@@ -395,8 +392,7 @@ int cmdChunk(Context &c)
         return c.fail(store.error());
     if (n >= qint64((*store)->geometry().chunks()))
         return c.usage(QStringLiteral("chunk %1 is out of range: the filter's chunks are 0 to %2")
-                           .arg(n)
-                           .arg(qint64((*store)->geometry().chunks()) - 1));
+                           .arg(QString::number(n), QString::number(qint64((*store)->geometry().chunks()) - 1)));
     auto bits = (*store)->chunkBits(quint32(qMin<qint64>(n, 0xFFFFFFFF)));
     if (!bits)
         return c.fail(bits.error());

@@ -154,8 +154,7 @@ int cmdHealth(Context &c)
         state = qMax(state, PluginState::Warning);
         why << QStringLiteral("rebuild into %1 interrupted (%2 names pending): finish it with swap or undo it with "
                               "rebuild --abort")
-                   .arg(rebuild->newTable)
-                   .arg(rebuild->pending);
+                   .arg(rebuild->newTable, QString::number(rebuild->pending));
     }
     // The newest snapshot's age: judged when it has a range, in the performance data whenever it is known.
     std::optional<qint64> age;
@@ -177,12 +176,9 @@ int cmdHealth(Context &c)
     }
     const QString summary = QStringLiteral("%1: estimated FPR %2, about %3 names (%4% of the capacity at %5), "
                                            "fullest chunk %6%")
-                                .arg(s->tableText())
-                                .arg(fprNow, 0, 'g', 3)
-                                .arg(qRound64(names))
-                                .arg(capacity > 0 ? names / capacity * 100 : 0, 0, 'g', 3)
-                                .arg(capacityAt, 0, 'g', 3)
-                                .arg(fullest * 100, 0, 'f', 2);
+                                .arg(s->tableText(), QString::number(fprNow, 'g', 3), QString::number(qRound64(names)),
+                                     QString::number(capacity > 0 ? names / capacity * 100 : 0, 'g', 3),
+                                     QString::number(capacityAt, 'g', 3), QString::number(fullest * 100, 'f', 2));
     // Performance data after the '|', as the guidelines define them: label=value[UOM];warn;crit;min;max,
     // plain decimals, the ranges in their own syntax. The fill's figures are left out of a damaged
     // filter's: not graphed wrong.
@@ -254,8 +250,7 @@ int cmdMetrics(Context &c)
                                         const QString &extra = {}) {
         out += QStringLiteral("# HELP %1 %2\n# TYPE %1 %3\n%1{%4%5} %6\n")
                    .arg(QLatin1String(name), QLatin1String(help), QLatin1String(type), labels,
-                        extra.isEmpty() ? QString() : QLatin1Char(',') + extra)
-                   .arg(value, 0, 'g', 15);
+                        extra.isEmpty() ? QString() : QLatin1Char(',') + extra, QString::number(value, 'g', 15));
     };
     const double names = fill->estimatedNames();
     const double capacity = fpr::capacity(g, *target);
@@ -276,9 +271,7 @@ int cmdMetrics(Context &c)
                           "# TYPE bloomscope_damaged_chunks gauge\n"
                           "bloomscope_damaged_chunks{%1,kind=\"null\"} %2\n"
                           "bloomscope_damaged_chunks{%1,kind=\"missing\"} %3\n")
-               .arg(labels)
-               .arg(damage.nullChunks.size())
-               .arg(damage.missingChunks.size());
+               .arg(labels, QString::number(damage.nullChunks.size()), QString::number(damage.missingChunks.size()));
     metric("bloomscope_filter_not_null_constraint", "gauge",
            "1 when the bits column is NOT NULL; without it a NULL row can appear (bloomscope_damaged_chunks).",
            s->bitsNotNull() ? 1 : 0);

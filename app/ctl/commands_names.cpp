@@ -277,10 +277,9 @@ int cmdLoad(Context &c)
     const bool tty = ::isatty(STDERR_FILENO) == 1;
     auto report = (*store)->load(in, [&c, tty](const LoadProgress &p) {
         if (tty)
-            c.progress(QStringLiteral("loading: %1 lines read, %2 names, %3 bad lines")
-                           .arg(p.linesRead)
-                           .arg(p.namesAdded)
-                           .arg(p.badLines));
+            c.progress(
+                QStringLiteral("loading: %1 lines read, %2 names, %3 bad lines")
+                    .arg(QString::number(p.linesRead), QString::number(p.namesAdded), QString::number(p.badLines)));
     });
     if (tty && !c.json())
         c.err() << "\n";

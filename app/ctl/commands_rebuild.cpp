@@ -119,10 +119,8 @@ int cmdRebuild(Context &c)
             return c.usage(QStringLiteral("--target-fpr P (0 < P < 1) and --expected-names N (> 0) go together"));
         o.geometry = sizing->geometry;
         c.note(QStringLiteral("sized for %1 names at %2: %3 (FPR %4)")
-                   .arg(qRound64(names))
-                   .arg(target)
-                   .arg(o.geometry.describe())
-                   .arg(sizing->fpr));
+                   .arg(QString::number(qRound64(names)), QString::number(target), o.geometry.describe(),
+                        QString::number(sizing->fpr)));
     } else if (a.has("chunks") || a.has("chunk-bits") || a.has("k")) {
         auto g = geometryFromArgs(a);
         if (!g)
@@ -162,10 +160,9 @@ int cmdRebuild(Context &c)
             c.note(QStringLiteral("rebuild stage ") + p.stage);
         if (tty)
             c.progress(QStringLiteral("%1: %2%3  (%4 s)        ")
-                           .arg(p.stage)
-                           .arg(p.done)
-                           .arg(p.total ? QStringLiteral(" of %1").arg(p.total) : QString())
-                           .arg(p.seconds, 0, 'f', 1));
+                           .arg(p.stage, QString::number(p.done),
+                                p.total ? QStringLiteral(" of %1").arg(p.total) : QString(),
+                                QString::number(p.seconds, 'f', 1)));
         c.err().flush();
         lastStage = p.stage;
     });
@@ -259,8 +256,7 @@ void printCheck(Context &c, const SwapCheck &k)
     e << "; live names the new filter would miss: " << QString::number(k.missingShare * 100, 'f', 1) << "%\n";
     e << "  audit: "
       << (k.audited ? QStringLiteral("%1 sampled users, %2 free in the new table")
-                          .arg(formatCount(k.auditSampled))
-                          .arg(k.auditMisses.size())
+                          .arg(formatCount(k.auditSampled), QString::number(k.auditMisses.size()))
                     : k.auditNote)
       << "\n";
     e << "  carried over: "

@@ -266,8 +266,8 @@ int cmdSignup(Context &c)
     const int shard = int(id % quint64(map->shards.size()));
     PgConn conn(map->shards[shard].toConninfo(), PgConn::SearchPath::CatalogFirst);
     if (!conn.ok())
-        return c.fail(
-            makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(shard).arg(conn.errorMessage())));
+        return c.fail(makeError(ErrorKind::Connection,
+                                QStringLiteral("shard %1: %2").arg(QString::number(shard), conn.errorMessage())));
     auto r = conn.column(QStringLiteral("insert into %1 (id, %2) values ($1, $2) returning id")
                              .arg(conn.quoteIdentifier(map->table), conn.quoteIdentifier(map->column)),
                          {QByteArray::number(id), name});

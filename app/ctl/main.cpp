@@ -3,6 +3,7 @@
 #include "common/printable.h"
 #include "common/testhook.h"
 #include "postgres/connectionspec.h"
+#include "postgres/pgconn.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
                                      : (bloom::escapeMessage(message) + QLatin1Char('\n')).toUtf8();
         std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
     });
+    bloom::setNoticesAsJson(json); // a server's NOTICE too
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bloomctl"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BLOOMSCOPE_VERSION));

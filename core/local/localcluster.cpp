@@ -69,16 +69,14 @@ QString LocalCluster::logFile() const
 QString LocalCluster::connectionString(const QString &database) const
 {
     return QStringLiteral("host=%1 port=%2 user=%3 dbname=%4")
-        .arg(quoteConninfoValue(mBaseDir))
-        .arg(mPort)
-        .arg(quoteConninfoValue(mOptions.superuser), quoteConninfoValue(database));
+        .arg(quoteConninfoValue(mBaseDir), QString::number(mPort), quoteConninfoValue(mOptions.superuser),
+             quoteConninfoValue(database));
 }
 
 QString LocalCluster::tcpConnectionString(const QString &database, const QString &user) const
 {
     return QStringLiteral("host=127.0.0.1 port=%1 user=%2 dbname=%3")
-        .arg(mPort)
-        .arg(quoteConninfoValue(user), quoteConninfoValue(database));
+        .arg(QString::number(mPort), quoteConninfoValue(user), quoteConninfoValue(database));
 }
 
 Result<QString> LocalCluster::findBinDir()
@@ -144,13 +142,13 @@ Status LocalCluster::runTool(const QString &tool, const QStringList &args, int t
     if (!finished) {
         p.kill();
         p.waitForFinished(2000);
-        return makeError(
-            ErrorKind::Cluster,
-            QStringLiteral("%1 did not finish in %2 s:\n%3").arg(tool).arg(timeoutMs / 1000).arg(out.trimmed()));
+        return makeError(ErrorKind::Cluster, QStringLiteral("%1 did not finish in %2 s:\n%3")
+                                                 .arg(tool, QString::number(timeoutMs / 1000), out.trimmed()));
     }
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        return makeError(ErrorKind::Cluster,
-                         QStringLiteral("%1 failed (exit %2):\n%3").arg(tool).arg(p.exitCode()).arg(out.trimmed()));
+        return makeError(
+            ErrorKind::Cluster,
+            QStringLiteral("%1 failed (exit %2):\n%3").arg(tool, QString::number(p.exitCode()), out.trimmed()));
     return success();
 }
 

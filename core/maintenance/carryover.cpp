@@ -384,9 +384,7 @@ Result<CarryPlan> planCarryOver(Database &db, const Helpers &h, const FilterStor
         for (qsizetype c = 0; c < ix.columns.size(); ++c)
             if (ix.columns[c].column.isEmpty() && ix.columns[c].statistics >= 0)
                 plan.onNew += QStringLiteral("alter index %1 alter column %2 set statistics %3;\n")
-                                  .arg(index)
-                                  .arg(c + 1)
-                                  .arg(ix.columns[c].statistics);
+                                  .arg(index, QString::number(c + 1), QString::number(ix.columns[c].statistics));
         if (!ix.comment.isEmpty())
             plan.onNew += QStringLiteral("comment on index %1 is %2;\n").arg(index, db.quoteLiteral(ix.comment));
         if (ix.clustered)

@@ -84,11 +84,11 @@ Result<Snapshot> fromRow(const QSqlQuery &q)
     s.takenAt = q.value(1).toDateTime().toUTC();
     s.table = q.value(2).toString();
     const auto bad = [&s, &q](const char *column, const QVariant &value, const QString &possible) -> Error {
-        return makeError(ErrorKind::Server,
-                         QStringLiteral("bloomscope_history row %1 (%2) holds %3 = %4, where a snapshot holds %5")
-                             .arg(s.id)
-                             .arg(q.value(1).toString(), QLatin1String(column), value.toString(), possible),
-                         QStringLiteral("delete or correct that row: Bloomscope never records one like it"));
+        return makeError(
+            ErrorKind::Server,
+            QStringLiteral("bloomscope_history row %1 (%2) holds %3 = %4, where a snapshot holds %5")
+                .arg(QString::number(s.id), q.value(1).toString(), QLatin1String(column), value.toString(), possible),
+            QStringLiteral("delete or correct that row: Bloomscope never records one like it"));
     };
     auto g = Geometry::fromCounts(q.value(3).toLongLong(), q.value(4).toLongLong(), q.value(5).toInt());
     if (!g)

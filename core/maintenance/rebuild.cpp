@@ -112,16 +112,15 @@ Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
     }
     // Columns a role that may only read the filter may read too (the pending names are not among them).
     QSqlQuery q(db.db());
-    if (!q.exec(QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
-                               "(select coalesce(sum(count), 0) from %1 where not drained), per_source, "
-                               "exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and "
-                               "l.classid = %3 and l.objid = pg_catalog.to_regclass(%4)::oid and l.objsubid = 2 "
-                               "and l.granted), "
-                               "(select coalesce(sum(count), 0) from %1 where not drained and written) "
-                               "from %2")
-                    .arg(h->pending, h->state)
-                    .arg(RebuildLockKey)
-                    .arg(db.quoteLiteral(h->liveTable.quoted()))))
+    if (!q.exec(
+            QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
+                           "(select coalesce(sum(count), 0) from %1 where not drained), per_source, "
+                           "exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and "
+                           "l.classid = %3 and l.objid = pg_catalog.to_regclass(%4)::oid and l.objsubid = 2 "
+                           "and l.granted), "
+                           "(select coalesce(sum(count), 0) from %1 where not drained and written) "
+                           "from %2")
+                .arg(h->pending, h->state, QString::number(RebuildLockKey), db.quoteLiteral(h->liveTable.quoted()))))
         return Database::queryError(q, QStringLiteral("reading the rebuild state"));
     if (!q.next())
         return st;
@@ -178,9 +177,9 @@ Result<RebuildReport> Rebuilder::run()
         return makeError(ErrorKind::Usage, QStringLiteral("a rebuild needs --source CONNINFO or --file NAMES"));
     // The rebuild's advisory lock, held by this session while it runs: `info` tells a running
     // rebuild from an interrupted one by it (and a second rebuild of the same filter waits for none).
-    if (auto s = mDb.exec(QStringLiteral("select pg_catalog.pg_advisory_lock(%1, pg_catalog.to_regclass(%2)::oid::int)")
-                              .arg(RebuildLockKey)
-                              .arg(mDb.quoteLiteral(FilterStore(mDb, mOptions.live).quotedTable())));
+    if (auto s = mDb.exec(
+            QStringLiteral("select pg_catalog.pg_advisory_lock(%1, pg_catalog.to_regclass(%2)::oid::int)")
+                .arg(QString::number(RebuildLockKey), mDb.quoteLiteral(FilterStore(mDb, mOptions.live).quotedTable())));
         !s)
         return s.error();
     struct Unlock {
@@ -397,8 +396,7 @@ Status Rebuilder::prepare()
                                      "  if pg_catalog.has_column_privilege(%2::oid, 'bits', 'UPDATE') then\n"
                                      "    perform %1(name);\n"
                                      "  end if;\n")
-                          .arg(names->record)
-                          .arg(live.tableOid()));
+                          .arg(names->record, QString::number(live.tableOid())));
     // SHARE on the live table first: it waits for every write in flight (they hold ROW EXCLUSIVE from
     // their guard to their commit, FilterWriter), and the writes after this commit see the recorder.
     // The pending table holds the live function's names a row each (name: checks record them too) and
@@ -568,8 +566,7 @@ Status Rebuilder::writeTable(RebuildReport &r)
     };
     QSqlQuery q(mDb.db());
     if (!q.exec(QStringLiteral("create table %1 (chunk int not null, bits bit(%2) not null)")
-                    .arg(table)
-                    .arg(g.chunkBits())))
+                    .arg(table, QString::number(g.chunkBits()))))
         return rollback(Database::queryError(q, QStringLiteral("creating %1").arg(table)));
     q.finish();
     report(QStringLiteral("write"), 0, g.chunks());
@@ -611,12 +608,11 @@ Status Rebuilder::writeTable(RebuildReport &r)
         return rollback(Database::queryError(q, QStringLiteral("indexing %1").arg(table)));
     r.indexSeconds = double(t.nsecsElapsed()) / 1e9;
     report(QStringLiteral("function"), 0, 0);
-    const QString comment = QStringLiteral("'bloomscope filter: chunks=%1 chunk_bits=%2 k=%3 function=%4 rebuilt=%5'")
-                                .arg(g.chunks())
-                                .arg(g.chunkBits())
-                                .arg(g.k())
-                                .arg(QString(mOptions.intoFunction).replace(QLatin1Char('\''), QStringLiteral("''")),
-                                     QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    const QString comment =
+        QStringLiteral("'bloomscope filter: chunks=%1 chunk_bits=%2 k=%3 function=%4 rebuilt=%5'")
+            .arg(QString::number(g.chunks()), QString::number(g.chunkBits()), QString::number(g.k()),
+                 QString(mOptions.intoFunction).replace(QLatin1Char('\''), QStringLiteral("''")),
+                 QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     if (!q.exec(renderFunctionSql(g, function)) ||
         !q.exec(QStringLiteral("comment on table %1 is %2").arg(table, comment)) ||
         !q.exec(QStringLiteral("update %1 set stage = 'drain'").arg(names->state)))
@@ -706,10 +702,8 @@ Status Rebuilder::exportSql(RebuildReport &r)
                                        "cross join lateral %4(n.name) b group by b.chunk;\n"
                                        "insert into %1 select c, 0::bit(%2) from generate_series(0, %5) c "
                                        "where not exists (select 1 from %1 f where f.chunk = c);\n")
-                            .arg(table)
-                            .arg(g.chunkBits())
-                            .arg(renderFunctionSql(g, function), function)
-                            .arg(qint64(g.chunks()) - 1);
+                            .arg(table, QString::number(g.chunkBits()), renderFunctionSql(g, function), function,
+                                 QString::number(qint64(g.chunks()) - 1));
     if (auto built = maintenance::execScript(mDb, sql, QStringLiteral("building %1 with bit_or").arg(table)); !built)
         return rollback(built.error());
     report(QStringLiteral("index"), 0, 0);

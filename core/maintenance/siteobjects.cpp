@@ -195,9 +195,7 @@ Result<QList<SiteIndex>> siteIndexes(Database &db, const QString &quotedTable)
                 return makeError(ErrorKind::Server,
                                  QStringLiteral("reading the indexes of %1: column %2 of index %3 has neither a "
                                                 "column nor an expression")
-                                     .arg(quotedTable)
-                                     .arg(ix.columns.size() + 1)
-                                     .arg(ix.name));
+                                     .arg(quotedTable, QString::number(ix.columns.size() + 1), ix.name));
             ix.columns.append(c);
         }
         out.append(ix);
@@ -230,11 +228,10 @@ Result<QList<SiteTrigger>> siteTriggers(Database &db, const QString &quotedTable
         const QList<QByteArray> args = q.value(QStringLiteral("args")).toByteArray().split('\0');
         const int nargs = q.value(QStringLiteral("nargs")).toInt();
         if (args.size() < nargs)
-            return makeError(ErrorKind::Server, QStringLiteral("reading the triggers of %1: trigger %2 lists %3 "
-                                                               "arguments and holds %4")
-                                                    .arg(quotedTable, t.name)
-                                                    .arg(nargs)
-                                                    .arg(args.size()));
+            return makeError(ErrorKind::Server,
+                             QStringLiteral("reading the triggers of %1: trigger %2 lists %3 "
+                                            "arguments and holds %4")
+                                 .arg(quotedTable, t.name, QString::number(nargs), QString::number(args.size())));
         for (int i = 0; i < nargs; ++i)
             t.arguments << QString::fromUtf8(args[i]);
         for (const QJsonValue &v :

@@ -66,8 +66,9 @@ Result<QList<QByteArray>> writtenNames(Database &db, const QString &pending, qin
         return pg::errorOf(db.pgconn(), r.get(), QStringLiteral("reading the pending names"));
     auto names = decodeTextArray(QByteArrayView(PQgetvalue(r.get(), 0, 0), PQgetlength(r.get(), 0, 0)));
     if (!names)
-        return makeError(ErrorKind::Server,
-                         QStringLiteral("reading the pending names of row %1: %2").arg(id).arg(names.error().message));
+        return makeError(
+            ErrorKind::Server,
+            QStringLiteral("reading the pending names of row %1: %2").arg(QString::number(id), names.error().message));
     return names;
 }
 
@@ -80,8 +81,7 @@ Result<PendingBatch> pendingBatch(Database &db, const QString &pending, bool dra
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("select id, name, written from %1 where drained = ? and "
                              "id > ? and id <= ? order by id limit 50000%2")
-                  .arg(pending)
-                  .arg(drained || !lockRows ? QString() : QStringLiteral(" for update")));
+                  .arg(pending, drained || !lockRows ? QString() : QStringLiteral(" for update")));
     q.addBindValue(drained);
     q.addBindValue(after);
     q.addBindValue(upTo);
@@ -368,13 +368,12 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
             return verdicts.error();
         const qsizetype missing = verdicts->count(false);
         if (missing > 0)
-            return makeError(ErrorKind::Refused,
-                             QStringLiteral("refusing to swap in %1: %2 name(s) drained from the pending table are not "
-                                            "in it (e.g. '%3')")
-                                 .arg(newTable)
-                                 .arg(missing)
-                                 .arg(QString::fromUtf8(maybe->at(verdicts->indexOf(false)))),
-                             QStringLiteral("run 'bloomctl rebuild --abort' and rebuild"));
+            return makeError(
+                ErrorKind::Refused,
+                QStringLiteral("refusing to swap in %1: %2 name(s) drained from the pending table are not "
+                               "in it (e.g. '%3')")
+                    .arg(newTable, QString::number(missing), QString::fromUtf8(maybe->at(verdicts->indexOf(false)))),
+                QStringLiteral("run 'bloomctl rebuild --abort' and rebuild"));
     }
 
     report.verifyMs = lap();
@@ -407,16 +406,15 @@ Result<SwapReport> Rebuilder::swap(Database &db, const QString &newTable, const 
     }
     report.catchUpMs = lap();
     if (lastPassMs > o.maxAddBlockMs)
-        return makeError(ErrorKind::Refused,
-                         QStringLiteral("refusing to swap in %1 now: names are recorded about as fast as they are "
-                                        "drained (the last of %2 drain passes took %3 s), so the drain under the "
-                                        "swap's lock would block sign-ups for about that long; nothing was swapped "
-                                        "and the drained names stay drained")
-                             .arg(newTable)
-                             .arg(report.catchUpPasses)
-                             .arg(lastPassMs / 1000, 0, 'f', 1),
-                         QStringLiteral("run the swap again when the check traffic is lower (every check records "
-                                        "its name while a rebuild runs)"));
+        return makeError(
+            ErrorKind::Refused,
+            QStringLiteral("refusing to swap in %1 now: names are recorded about as fast as they are "
+                           "drained (the last of %2 drain passes took %3 s), so the drain under the "
+                           "swap's lock would block sign-ups for about that long; nothing was swapped "
+                           "and the drained names stay drained")
+                .arg(newTable, QString::number(report.catchUpPasses), QString::number(lastPassMs / 1000, 'f', 1)),
+            QStringLiteral("run the swap again when the check traffic is lower (every check records "
+                           "its name while a rebuild runs)"));
     if (!db.db().transaction())
         return makeError(ErrorKind::Connection, QStringLiteral("cannot begin the swap"));
     QSqlQuery q(db.db());

@@ -97,9 +97,7 @@ Status auditNew(Database &db, const Helpers &h, FilterStore &next, const Rebuild
         auto names = conn.column(QStringLiteral("select q.n::text from (%1) as q(n) where q.n is not null and "
                                                 "pg_catalog.random() operator(pg_catalog.<) %2::pg_catalog.float8 "
                                                 "limit %3")
-                                     .arg(query)
-                                     .arg(share, 0, 'g', 17)
-                                     .arg(o.auditSample));
+                                     .arg(query, QString::number(share, 'g', 17), QString::number(o.auditSample)));
         if (!names)
             return makeError(ErrorKind::Refused, QStringLiteral("cannot audit the new table: source %1: %2")
                                                      .arg(st.perSource.value(i).source, names.error().message));
@@ -140,9 +138,8 @@ void judgeSwap(SwapCheck &c, const SwapOptions &o)
             shown << QString::fromUtf8(n);
         c.refusal = QStringLiteral("%1 of %2 sampled users check free in %3 (e.g. %4): the swap would make them "
                                    "false negatives")
-                        .arg(c.auditMisses.size())
-                        .arg(c.auditSampled)
-                        .arg(c.newTable, shown.join(QStringLiteral(", ")));
+                        .arg(QString::number(c.auditMisses.size()), QString::number(c.auditSampled), c.newTable,
+                             shown.join(QStringLiteral(", ")));
         c.refusalFix = QStringLiteral("rebuild from every source that holds users ('bloomctl rebuild --abort', then "
                                       "rebuild with all the shards)");
         return;
@@ -151,15 +148,13 @@ void judgeSwap(SwapCheck &c, const SwapOptions &o)
         qint64 read = 0;
         for (const SourceCount &s : c.perSource)
             read += s.names;
-        c.refusal = QStringLiteral("the rebuild read %1 names from %2 source%3 and %4 holds about %5; the live "
-                                   "filter %6 holds about %7 (%8% fewer, more than the estimate's %9% tolerance)")
-                        .arg(formatCount(read))
-                        .arg(c.perSource.size())
-                        .arg(c.perSource.size() == 1 ? QString() : QStringLiteral("s"))
-                        .arg(c.newTable, formatCount(std::llround(newNames)), c.liveTable,
-                             formatCount(std::llround(c.liveNames)))
-                        .arg(c.missingShare * 100, 0, 'f', 1)
-                        .arg((1 - c.tolerance) * 100, 0, 'f', 0);
+        c.refusal =
+            QStringLiteral("the rebuild read %1 names from %2 source%3 and %4 holds about %5; the live "
+                           "filter %6 holds about %7 (%8% fewer, more than the estimate's %9% tolerance)")
+                .arg(formatCount(read), QString::number(c.perSource.size()),
+                     c.perSource.size() == 1 ? QString() : QStringLiteral("s"), c.newTable,
+                     formatCount(std::llround(newNames)), c.liveTable, formatCount(std::llround(c.liveNames)),
+                     QString::number(c.missingShare * 100, 'f', 1), QString::number((1 - c.tolerance) * 100, 'f', 0));
         c.refusalFix = QStringLiteral("add the other shards to the rebuild, or pass --allow-fewer-names if the names "
                                       "were really deleted");
         return;

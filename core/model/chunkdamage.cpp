@@ -36,7 +36,7 @@ QString listed(const std::vector<quint32> &chunks, const QString &one, const QSt
     QString text = first.join(QStringLiteral(", "));
     if (qsizetype(chunks.size()) > Named)
         text += QCoreApplication::translate("bloom", " and %1 more").arg(qsizetype(chunks.size()) - Named);
-    return many.arg(chunks.size()).arg(text);
+    return many.arg(QString::number(chunks.size()), text);
 }
 
 } // namespace
@@ -94,14 +94,12 @@ QString ChunkDamage::fix(const Table &table, bool nulls, bool missing)
     QStringList now;
     if (nulls)
         now << QStringLiteral("update %1 set bits = ~0::bit(%2) where bits is null")
-                   .arg(table.quoted)
-                   .arg(table.geometry.chunkBits());
+                   .arg(table.quoted, QString::number(table.geometry.chunkBits()));
     if (missing)
         now << QStringLiteral("insert into %1 (chunk, bits) select c, ~0::bit(%2) from generate_series(0, %3) c "
                               "where not exists (select from %1 f where f.chunk = c)")
-                   .arg(table.quoted)
-                   .arg(table.geometry.chunkBits())
-                   .arg(qint64(table.geometry.chunks()) - 1);
+                   .arg(table.quoted, QString::number(table.geometry.chunkBits()),
+                        QString::number(qint64(table.geometry.chunks()) - 1));
     return QCoreApplication::translate(
                "bloom", "at once, set every bit of the damaged rows, so that their names check maybe and never "
                         "free (%1); then add their names again: rebuild the filter from the sources (bloomctl "
@@ -125,8 +123,7 @@ Error ChunkDamage::chunkError(quint32 chunk, bool null, const Table &table)
         ErrorKind::DamagedFilter,
         (null ? QCoreApplication::translate("bloom", "chunk %1 of %2 is NULL")
               : QCoreApplication::translate("bloom", "chunk %1 has no row in %2"))
-                .arg(chunk)
-                .arg(table.text) +
+                .arg(QString::number(chunk), table.text) +
             QCoreApplication::translate("bloom", ": the names placed in it cannot be answered, neither free nor maybe"),
         fix(table, null, !null));
 }

@@ -95,18 +95,16 @@ QString Explanation::toText() const
     for (const HashSlice &s : slices)
         width = qMax(width, int(s.bits.size()));
     for (const HashSlice &s : slices) {
-        const QString range = QStringLiteral("bits %1-%2").arg(s.firstBit).arg(s.lastBit);
+        const QString range = QStringLiteral("bits %1-%2").arg(QString::number(s.firstBit), QString::number(s.lastBit));
         line(QStringLiteral("%1  %2  %3 %4")
-                 .arg(range, -13)
-                 .arg(s.bits, -width)
-                 .arg(s.isChunk ? QStringLiteral("chunk") : QStringLiteral("bit  "))
-                 .arg(s.value));
+                 .arg(range.leftJustified(13), s.bits.leftJustified(width),
+                      s.isChunk ? QStringLiteral("chunk") : QStringLiteral("bit  "), QString::number(s.value)));
     }
     line(QString());
     QStringList bits;
     for (int b : setBits())
         bits << QString::number(b);
-    line(QStringLiteral("chunk %1, bits {%2}").arg(placement.chunk).arg(bits.join(QLatin1Char(','))));
+    line(QStringLiteral("chunk %1, bits {%2}").arg(QString::number(placement.chunk), bits.join(QLatin1Char(','))));
     if (!exact())
         line(QStringLiteral("note: the name is not ASCII; its placement is approximate until the filter "
                             "database's lower() is used (bloomctl --db ... explain NAME)."));

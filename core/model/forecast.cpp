@@ -119,11 +119,8 @@ std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds,
     if (!had.enough())
         return fail(QStringLiteral("%1 point(s) over %2 in the window; a forecast needs at least %3 over at least %4 "
                                    "(Sen's %5% interval has no ends with fewer than %3)")
-                        .arg(had.points)
-                        .arg(duration(had.spanSeconds))
-                        .arg(had.neededPoints)
-                        .arg(duration(had.neededSpanSeconds))
-                        .arg(confidence * 100, 0, 'g', 3));
+                        .arg(QString::number(had.points), duration(had.spanSeconds), QString::number(had.neededPoints),
+                             duration(had.neededSpanSeconds), QString::number(confidence * 100, 'g', 3)));
     if (points.size() > MaxPoints) { // evenly thinned, the last point kept
         QList<Point> thinned;
         for (int i = 0; i < MaxPoints; ++i)
@@ -159,8 +156,7 @@ std::optional<Fit> fit(QList<Point> points, Method method, qint64 windowSeconds,
     const auto [lowRank, highRank] = senRanks(double(n), pairs, confidence);
     if (lowRank < 1 || highRank > pairs)
         return fail(QStringLiteral("%1 points at only a few distinct times: Sen's %2% interval has no ends")
-                        .arg(n)
-                        .arg(confidence * 100, 0, 'g', 3));
+                        .arg(QString::number(n), QString::number(confidence * 100, 'g', 3)));
     f.slopeLow = slopes[size_t(lowRank) - 1];
     f.slopeHigh = slopes[size_t(highRank) - 1];
     std::vector<double> residual(static_cast<size_t>(n));

@@ -14,8 +14,7 @@ Result<Geometry> Geometry::create(int chunkLog2, int bitsLog2, int k)
     if (bitsLog2 < MinBitsLog2 || bitsLog2 > MaxBitsLog2)
         return makeError(ErrorKind::Usage, QStringLiteral("bits per chunk 2^%1 is out of range").arg(bitsLog2),
                          QStringLiteral("use between %1 and %2 bits per chunk (a power of two)")
-                             .arg(1 << MinBitsLog2)
-                             .arg(1 << MaxBitsLog2));
+                             .arg(QString::number(1 << MinBitsLog2), QString::number(1 << MaxBitsLog2)));
     if (k < 1 || k > MaxK)
         return makeError(ErrorKind::Usage, QStringLiteral("k = %1 is out of range").arg(k),
                          QStringLiteral("use k between 1 and %1").arg(MaxK));
@@ -24,11 +23,8 @@ Result<Geometry> Geometry::create(int chunkLog2, int bitsLog2, int k)
         return makeError(ErrorKind::Usage,
                          QStringLiteral("the geometry needs %1 hash bits (%2 for the chunk + %3 x %4 for the "
                                         "positions) but MD5 has only %5")
-                             .arg(used)
-                             .arg(chunkLog2)
-                             .arg(k)
-                             .arg(bitsLog2)
-                             .arg(HashBits),
+                             .arg(QString::number(used), QString::number(chunkLog2), QString::number(k),
+                                  QString::number(bitsLog2), QString::number(HashBits)),
                          QStringLiteral("lower k, or use fewer chunks or fewer bits per chunk"));
     return Geometry(chunkLog2, bitsLog2, k);
 }
@@ -73,11 +69,8 @@ quint64 Geometry::tableSizeEstimate() const
 QString Geometry::describe() const
 {
     return QCoreApplication::translate("bloom", "%1 chunks x %2 bits, k=%3 (2^%4 bits, %5)")
-        .arg(chunks())
-        .arg(chunkBits())
-        .arg(mK)
-        .arg(mChunkLog2 + mBitsLog2)
-        .arg(formatBytes(totalBytes()));
+        .arg(QString::number(chunks()), QString::number(chunkBits()), QString::number(mK),
+             QString::number(mChunkLog2 + mBitsLog2), formatBytes(totalBytes()));
 }
 
 QString formatCount(qint64 n)
@@ -100,7 +93,7 @@ QString formatBytes(quint64 bytes)
     if (u == 0)
         return QStringLiteral("%1 B").arg(bytes);
     const int decimals = (v == double(qint64(v))) ? 0 : 1;
-    return QStringLiteral("%1 %2").arg(v, 0, 'f', decimals).arg(QLatin1String(units[u]));
+    return QStringLiteral("%1 %2").arg(QString::number(v, 'f', decimals), QLatin1String(units[u]));
 }
 
 } // namespace bloom

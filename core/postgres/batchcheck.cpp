@@ -152,24 +152,20 @@ public:
             p += 12;
             if (chunk < 0 || quint32(chunk) >= g.chunks())
                 return foreign(QStringLiteral("%1 has a row for chunk %2, outside 0..%3")
-                                   .arg(mTable)
-                                   .arg(chunk)
-                                   .arg(g.chunks() - 1));
+                                   .arg(mTable, QString::number(chunk), QString::number(g.chunks() - 1)));
             const std::uint8_t *bits = nullptr;
             if (length != -1) {
                 if (length < 4 || end - p < length)
                     return malformed();
                 if (length != rowBytes || quint32(be32(p)) != g.chunkBits())
                     return foreign(QStringLiteral("chunk %1 of %2 has %3 bits, the filter %4")
-                                       .arg(chunk)
-                                       .arg(mTable)
-                                       .arg(be32(p))
-                                       .arg(g.chunkBits()));
+                                       .arg(QString::number(chunk), mTable, QString::number(be32(p)),
+                                            QString::number(g.chunkBits())));
                 bits = reinterpret_cast<const std::uint8_t *>(p + 4);
                 p += length;
             }
             if (!mImage.setRow(quint32(chunk), bits))
-                return foreign(QStringLiteral("%1 has two rows for chunk %2").arg(mTable).arg(chunk));
+                return foreign(QStringLiteral("%1 has two rows for chunk %2").arg(mTable, QString::number(chunk)));
             ++mRows;
         }
         return std::nullopt;
@@ -181,8 +177,7 @@ private:
     {
         return makeError(ErrorKind::Server, QStringLiteral("reading %1: the binary COPY stream is not as expected "
                                                            "(after %2 rows)")
-                                                .arg(mTable)
-                                                .arg(mRows));
+                                                .arg(mTable, QString::number(mRows)));
     }
     Error foreign(const QString &what) const
     {
@@ -584,7 +579,8 @@ Result<FprSample> BatchCheck::sampleFpr(qint64 probes, const SampleProgressFn &p
     for (std::thread &w : workers)
         w.join();
     if (cancelled() || done.load() < probes)
-        return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes").arg(done.load()).arg(probes));
+        return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes")
+                                  .arg(QLocale().toString(done.load()), QLocale().toString(probes)));
     FprSample out;
     out.probes = probes;
     out.falsePositives = falsePositives.load();

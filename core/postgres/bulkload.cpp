@@ -187,8 +187,8 @@ QString VacuumSchedule::onSession() const
     if (mOnSession == 0)
         return {};
     return QStringLiteral("%1 of them on the load's own connection, each holding the next step up: %2")
-        .arg(mOnSession)
-        .arg(mWhyNotOwn.isEmpty() ? QStringLiteral("their connection was not open yet") : mWhyNotOwn);
+        .arg(QString::number(mOnSession),
+             mWhyNotOwn.isEmpty() ? QStringLiteral("their connection was not open yet") : mWhyNotOwn);
 }
 
 Status VacuumSchedule::now()
@@ -310,7 +310,7 @@ Status DenseWrite::writeStep(quint32 first, quint32 end, const std::vector<std::
             Status s = mWriter.transaction(others[i - 1]->handle(), true, piecesOf(i), &done[i].stats);
             if (!s && s.error().kind != ErrorKind::Cancelled) { // which of the load's connections failed
                 Error e = s.error();
-                e.message = QStringLiteral("the load's connection %1: %2").arg(i + 1).arg(e.message);
+                e.message = QStringLiteral("the load's connection %1: %2").arg(QString::number(i + 1), e.message);
                 s = e;
             }
             done[i].status = s;

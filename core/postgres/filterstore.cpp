@@ -80,8 +80,8 @@ Result<QList<QByteArray>> FilterStore::serverLower(const QList<QByteArray> &name
             out.append(q.value(0).toString().toUtf8());
     }
     if (out.size() != names.size())
-        return makeError(ErrorKind::Server,
-                         QStringLiteral("the server lowercased %1 of %2 names").arg(out.size()).arg(names.size()));
+        return makeError(ErrorKind::Server, QStringLiteral("the server lowercased %1 of %2 names")
+                                                .arg(QString::number(out.size()), QString::number(names.size())));
     return out;
 }
 
@@ -123,16 +123,14 @@ QString FilterStore::checkSql() const
                           "left join %1 f on f.chunk = q.chunk\n"
                           "cross join lateral unnest(($2::int[])[(q.ord - 1) * %2 + 1 : q.ord * %2]) as p(pos)\n"
                           "group by q.ord, f.chunk order by q.ord")
-        .arg(mTable)
-        .arg(mGeometry.k());
+        .arg(mTable, QString::number(mGeometry.k()));
 }
 
 Result<QList<bool>> FilterStore::answers(const QList<RowVerdict> &rows, const QList<Placement> &placements)
 {
     if (rows.size() != placements.size())
-        return makeError(
-            ErrorKind::Server,
-            QStringLiteral("the check returned %1 answers for %2 names").arg(rows.size()).arg(placements.size()));
+        return makeError(ErrorKind::Server, QStringLiteral("the check returned %1 answers for %2 names")
+                                                .arg(QString::number(rows.size()), QString::number(placements.size())));
     QList<bool> out;
     out.reserve(rows.size());
     for (qsizetype i = 0; i < rows.size(); ++i) {
@@ -237,9 +235,8 @@ Result<QList<RowVerdict>> FilterStore::rowsArray(const QList<Placement> &placeme
                                               : RowVerdict::Free);
     }
     if (rows.size() != placements.size())
-        return makeError(
-            ErrorKind::Server,
-            QStringLiteral("the check returned %1 answers for %2 names").arg(rows.size()).arg(placements.size()));
+        return makeError(ErrorKind::Server, QStringLiteral("the check returned %1 answers for %2 names")
+                                                .arg(QString::number(rows.size()), QString::number(placements.size())));
     return rows;
 }
 
@@ -264,9 +261,8 @@ Result<QList<RowVerdict>> FilterStore::rowsPipelined(const QList<Placement> &pla
         rows.append(*v);
     }
     if (rows.size() != placements.size())
-        return makeError(
-            ErrorKind::Server,
-            QStringLiteral("the check returned %1 answers for %2 names").arg(rows.size()).arg(placements.size()));
+        return makeError(ErrorKind::Server, QStringLiteral("the check returned %1 answers for %2 names")
+                                                .arg(QString::number(rows.size()), QString::number(placements.size())));
     return rows;
 }
 

@@ -90,11 +90,10 @@ Status FilterStore::init(const Geometry &g)
                          QStringLiteral("choose another name with --function"));
     if (!mDb.db().transaction())
         return makeError(ErrorKind::Server, QStringLiteral("cannot begin a transaction"));
-    const QString comment = QStringLiteral("bloomscope filter: chunks=%1 chunk_bits=%2 k=%3 function=%4 created=%5")
-                                .arg(g.chunks())
-                                .arg(g.chunkBits())
-                                .arg(g.k())
-                                .arg(mRef.function, QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    const QString comment =
+        QStringLiteral("bloomscope filter: chunks=%1 chunk_bits=%2 k=%3 function=%4 created=%5")
+            .arg(QString::number(g.chunks()), QString::number(g.chunkBits()), QString::number(g.k()), mRef.function,
+                 QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     // A utility statement takes no parameters: the comment is our own text, quoted as a literal.
     const QString literal =
         QLatin1Char('\'') + QString(comment).replace(QLatin1Char('\''), QStringLiteral("''")) + QLatin1Char('\'');
@@ -172,11 +171,68 @@ Status FilterStore::discover()
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("table %1 has no integer column 'chunk' (it has: %2)").arg(tableText(), found),
                          QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
-    if (bitsType != QLatin1String("bit") || bitLength <= 0)
-        return makeError(
-            ErrorKind::ForeignFilter,
-            QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)").arg(tableText(), found),
-            QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null)"));
+    if (bitsType != QLatin1String("bit") || bitLength <= 0) {
+        // A bit column with no declared length (bit varying, or a bit made by CREATE TABLE AS): one scan
+        // says what its rows hold, so that the refusal names it (rows of 16 bits are no bit(8192) filter).
+        QString held;
+        if (bitsType == QLatin1String("bit") || bitsType == QLatin1String("bit varying")) {
+            if (!q.exec(QStringLiteral("select pg_catalog.min(pg_catalog.bit_length(bits)), "
+                                       "pg_catalog.max(pg_catalog.bit_length(bits)) from %1")
+                            .arg(mTable)) ||
+                !q.next())
+                return Database::queryError(q, QStringLiteral("reading the rows of %1").arg(tableText()));
+            if (!q.value(0).isNull())
+                held = q.value(0) == q.value(1)
+                           ? QStringLiteral("; its rows hold %1 bits each").arg(q.value(0).toString())
+                           : QStringLiteral("; its rows hold %1 to %2 bits")
+                                 .arg(q.value(0).toString(), q.value(1).toString());
+        }
+        return makeError(ErrorKind::ForeignFilter,
+                         QStringLiteral("table %1 has no fixed-length column 'bits bit(N)' (it has: %2)%3")
+                             .arg(tableText(), found, held),
+                         QStringLiteral("a filter table is (chunk int primary key, bits bit(N) not null): declare "
+                                        "the length its function's masks have (alter table %1 alter column bits "
+                                        "type bit(N)), or check --table")
+                             .arg(mTable));
+    }
+
+    // The key: one row a chunk. Without a primary key or unique index on chunk alone (NOT NULL), one scan
+    // looks for chunks held by more than one row and rows with no chunk: either would let the count
+    // below take a filter with missing rows for a whole one (chunk 4 twice and no chunk 5).
+    q.prepare(QStringLiteral(
+        "select exists (select from pg_catalog.pg_index i join pg_catalog.pg_attribute a on a.attrelid = "
+        "i.indrelid and a.attname = 'chunk' where i.indrelid = pg_catalog.to_regclass(?) and i.indisunique and "
+        "i.indnkeyatts = 1 and i.indkey[0] = a.attnum and i.indpred is null and i.indexprs is null and a.attnotnull)"));
+    q.addBindValue(mTable);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("reading the key of %1").arg(tableText()));
+    if (!q.value(0).toBool()) {
+        if (!q.exec(QStringLiteral("select count(*) filter (where g.n > 1 and g.chunk is not null), "
+                                   "pg_catalog.array_to_string((pg_catalog.array_agg(g.chunk order by g.chunk) "
+                                   "filter (where g.n > 1 and g.chunk is not null))[1:5], ', '), "
+                                   "coalesce(sum(g.n) filter (where g.chunk is null), 0) "
+                                   "from (select chunk, pg_catalog.count(*) n from %1 group by chunk) g")
+                        .arg(mTable)) ||
+            !q.next())
+            return Database::queryError(q, QStringLiteral("looking for chunks held twice in %1").arg(tableText()));
+        const QString fix = QStringLiteral("keep one row a chunk (their bits ORed together) and give the table its "
+                                           "key: alter table %1 add primary key (chunk)")
+                                .arg(mTable);
+        if (q.value(2).toLongLong() > 0)
+            return makeError(ErrorKind::ForeignFilter,
+                             QStringLiteral("table %1 has %2 row(s) with no chunk (NULL), and no primary key on chunk: "
+                                            "a filter has one row for each chunk")
+                                 .arg(tableText(), q.value(2).toString()),
+                             fix);
+        if (q.value(0).toLongLong() > 0)
+            return makeError(ErrorKind::ForeignFilter,
+                             QStringLiteral("table %1 has more than one row for chunk %2%3 (%4 chunk(s) in all), "
+                                            "and no primary key on chunk: a filter has one row for each chunk")
+                                 .arg(tableText(), q.value(1).toString(),
+                                      q.value(0).toLongLong() > 5 ? QStringLiteral(", ...") : QString(),
+                                      q.value(0).toString()),
+                             fix);
+    }
 
     // Each figure in a subquery of its own: min and max then come from the primary key's ends and the
     // count can be an index-only scan of the key when the table is all-visible (6 ms, against 43 ms
@@ -194,23 +250,20 @@ Status FilterStore::discover()
     // below prove it); a row outside, or no row at all, is not a filter.
     const quint64 chunks = rows > 0 && minChunk >= 0 ? std::bit_ceil(quint64(maxChunk) + 1) : 0;
     if (rows == 0 || minChunk < 0 || maxChunk > (qint64(1) << Geometry::MaxChunkLog2) - 1)
-        return makeError(ErrorKind::ForeignFilter,
-                         QStringLiteral("table %1 has %2 rows, chunks %3..%4: a filter has 2^c rows numbered 0..2^c-1")
-                             .arg(tableText())
-                             .arg(rows)
-                             .arg(minChunk)
-                             .arg(maxChunk),
-                         QStringLiteral("check --table: a filter table is (chunk int primary key, bits bit(N) not "
-                                        "null) with a row for every chunk"));
+        return makeError(
+            ErrorKind::ForeignFilter,
+            QStringLiteral("table %1 has %2 rows, chunks %3..%4: a filter has 2^c rows numbered 0..2^c-1")
+                .arg(tableText(), QString::number(rows), QString::number(minChunk), QString::number(maxChunk)),
+            QStringLiteral("check --table: a filter table is (chunk int primary key, bits bit(N) not "
+                           "null) with a row for every chunk"));
 
     if (bitLength > (qint64(1) << Geometry::MaxBitsLog2))
-        return makeError(ErrorKind::ForeignFilter,
-                         QStringLiteral("table %1 has bits bit(%2): more than the %3 bits a chunk can have")
-                             .arg(tableText())
-                             .arg(bitLength)
-                             .arg(qint64(1) << Geometry::MaxBitsLog2),
-                         QStringLiteral("check --table: a filter table is (chunk int primary key, bits bit(N) not "
-                                        "null)"));
+        return makeError(
+            ErrorKind::ForeignFilter,
+            QStringLiteral("table %1 has bits bit(%2): more than the %3 bits a chunk can have")
+                .arg(tableText(), QString::number(bitLength), QString::number(qint64(1) << Geometry::MaxBitsLog2)),
+            QStringLiteral("check --table: a filter table is (chunk int primary key, bits bit(N) not "
+                           "null)"));
 
     // Probe the function: k is the most bits a probe sets; then every probe must place as core does.
     auto probed = probe(bitLength);
@@ -226,20 +279,50 @@ Status FilterStore::discover()
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("%1 with %2 is not a geometry Bloomscope can place names in: %3")
                              .arg(tableText(), functionText(), g.error().message));
-    for (qsizetype i = 0; i < probes.size(); ++i) {
-        const Placement mine = placeAscii(*g, probes[i]);
-        if (mine.chunk != server[i].first || mine.setBits() != server[i].second)
+    const auto mismatch = [&](const Geometry &geometry) -> qsizetype {
+        for (qsizetype i = 0; i < probes.size(); ++i) {
+            const Placement mine = placeAscii(geometry, probes[i]);
+            if (mine.chunk != server[i].first || mine.setBits() != server[i].second)
+                return i;
+        }
+        return -1;
+    };
+    if (const qsizetype i = mismatch(*g); i >= 0) {
+        // The function may place names in fewer chunks than the highest row says: rows beyond them are
+        // extra rows (a stray chunk 131072 made a 2^31-bit geometry of the reference filter).
+        quint32 highest = 0;
+        for (const auto &placed : server)
+            highest = qMax(highest, placed.first);
+        for (quint64 fewer = chunks / 2; fewer >= std::bit_ceil(quint64(highest) + 1) && fewer > 0; fewer /= 2) {
+            auto smaller = Geometry::fromCounts(qint64(fewer), bitLength, k);
+            if (!smaller || mismatch(*smaller) >= 0)
+                continue;
+            if (!q.exec(QStringLiteral("select count(*), pg_catalog.array_to_string((pg_catalog.array_agg(chunk order "
+                                       "by chunk))[1:5], ', ') from %1 where chunk >= %2")
+                            .arg(mTable, QString::number(fewer))) ||
+                !q.next())
+                return Database::queryError(q, QStringLiteral("counting the extra rows of %1").arg(tableText()));
+            const qint64 extra = q.value(0).toLongLong();
             return makeError(
                 ErrorKind::ForeignFilter,
-                QStringLiteral("%1 does not place names the reference way for the geometry found (%2): for '%3' "
-                               "it gives chunk %4 bits %5, the reference placement is chunk %6 bits %7")
-                    .arg(functionText(), g->describe(), QString::fromLatin1(probes[i]))
-                    .arg(server[i].first)
-                    .arg(bitsText(server[i].second))
-                    .arg(mine.chunk)
-                    .arg(bitsText(mine.setBits())),
-                QStringLiteral("Bloomscope reads filters whose function cuts md5(lower(name)) into a chunk "
-                               "and k positions; attaching to this one would give wrong answers"));
+                QStringLiteral("table %1 has %2 extra row(s) beyond the %3 chunks %4 places names in (chunk %5%6): "
+                               "a filter has one row for each chunk 0..%7")
+                    .arg(tableText(), QString::number(extra), QString::number(fewer), functionText(),
+                         q.value(1).toString(), extra > 5 ? QStringLiteral(", ...") : QString(),
+                         QString::number(fewer - 1)),
+                QStringLiteral("delete the extra rows if they are not the filter's (delete from %1 where chunk >= "
+                               "%2), or check --table and --function")
+                    .arg(mTable, QString::number(fewer)));
+        }
+        const Placement mine = placeAscii(*g, probes[i]);
+        return makeError(
+            ErrorKind::ForeignFilter,
+            QStringLiteral("%1 does not place names the reference way for the geometry found (%2): for '%3' "
+                           "it gives chunk %4 bits %5, the reference placement is chunk %6 bits %7")
+                .arg(functionText(), g->describe(), QString::fromLatin1(probes[i]), QString::number(server[i].first),
+                     bitsText(server[i].second), QString::number(mine.chunk), bitsText(mine.setBits())),
+            QStringLiteral("Bloomscope reads filters whose function cuts md5(lower(name)) into a chunk "
+                           "and k positions; attaching to this one would give wrong answers"));
     }
     mGeometry = *g;
     mBitsNotNull = bitsNotNull;
@@ -295,9 +378,7 @@ Result<QList<std::pair<quint32, QList<int>>>> FilterStore::probe(qint64 bitLengt
             failed = makeError(ErrorKind::ForeignFilter,
                                QStringLiteral("calling %1(text) on %2 probe names took longer than the statement "
                                               "timeout of %3: a filter function answers in microseconds")
-                                   .arg(functionText())
-                                   .arg(probes.size())
-                                   .arg(describeTimeout(timeoutMs)),
+                                   .arg(functionText(), QString::number(probes.size()), describeTimeout(timeoutMs)),
                                QStringLiteral("check what %1 does; a slow server can be given more time with "
                                               "--statement-timeout or BLOOMSCOPE_STATEMENT_TIMEOUT")
                                    .arg(functionText()));
@@ -329,14 +410,12 @@ Result<QList<std::pair<quint32, QList<int>>>> FilterStore::probe(qint64 bitLengt
             continue;
         const QByteArray mask = q.value(3).toString().toLatin1();
         if (mask.size() != bitLength) {
-            failed = makeError(ErrorKind::ForeignFilter,
-                               QStringLiteral("%1 returns masks of %2 bits but %3.bits is bit(%4)")
-                                   .arg(functionText())
-                                   .arg(mask.size())
-                                   .arg(tableText())
-                                   .arg(bitLength),
-                               QStringLiteral("the table and function belong to different filters; pair them "
-                                              "with --table and --function"));
+            failed = makeError(
+                ErrorKind::ForeignFilter,
+                QStringLiteral("%1 returns masks of %2 bits but %3.bits is bit(%4)")
+                    .arg(functionText(), QString::number(mask.size()), tableText(), QString::number(bitLength)),
+                QStringLiteral("the table and function belong to different filters; pair them "
+                               "with --table and --function"));
             break;
         }
         QList<int> bits;
@@ -362,9 +441,7 @@ Result<QList<std::pair<quint32, QList<int>>>> FilterStore::probe(qint64 bitLengt
     if (server.size() != probes.size())
         return makeError(ErrorKind::ForeignFilter,
                          QStringLiteral("%1 answered %2 of %3 probe names")
-                             .arg(functionText())
-                             .arg(server.size())
-                             .arg(probes.size()),
+                             .arg(functionText(), QString::number(server.size()), QString::number(probes.size())),
                          QStringLiteral("a filter function returns one (chunk, mask) row for every name"));
     return server;
 }
@@ -418,8 +495,7 @@ Status FilterStore::findMissingChunks(qint64 rows)
     q.setForwardOnly(true);
     if (!q.exec(QStringLiteral("select g from generate_series(0, %1) g where not exists (select from %2 f "
                                "where f.chunk = g) order by g")
-                    .arg(qint64(mGeometry.chunks()) - 1)
-                    .arg(mTable)))
+                    .arg(QString::number(qint64(mGeometry.chunks()) - 1), mTable)))
         return Database::queryError(q, QStringLiteral("looking for the missing chunk rows of %1").arg(tableText()));
     mDamage.missingChunks.reserve(size_t(qint64(mGeometry.chunks()) - rows));
     while (q.next())

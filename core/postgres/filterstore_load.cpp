@@ -46,16 +46,14 @@ QStringList LoadReport::notes(const QString &table) const
     QStringList out;
     if (!fewerConnections.isEmpty())
         out << QStringLiteral("the load's steps were written on %1 connection(s): %2")
-                   .arg(connections)
-                   .arg(fewerConnections);
+                   .arg(QString::number(connections), fewerConnections);
     if (!noVacuumConnection.isEmpty())
         out << QStringLiteral("the VACUUMs between the load's steps ran %1").arg(noVacuumConnection);
     if (vacuumRefused)
         out << QStringLiteral(
                    "the load rewrote %1 rows of %2 in one step, since this role may not VACUUM it; the table "
                    "holds the old row versions until its owner runs VACUUM (or autovacuum does)")
-                   .arg(chunksUpdated)
-                   .arg(table);
+                   .arg(QString::number(chunksUpdated), table);
     return out;
 }
 
@@ -105,14 +103,13 @@ std::vector<std::unique_ptr<PgConn>> FilterStore::openLoadConnections(int extra,
             std::make_unique<PgConn>(conninfo, PgConn::SearchPath::Pinned, PgConn::Wait{LoadConnectionWaitMs, abandon});
         if (!conn->ok()) {
             *why = QStringLiteral("connection %1 was refused (%2)")
-                       .arg(firstNumber + i)
-                       .arg(conn->errorMessage().trimmed());
+                       .arg(QString::number(firstNumber + i), conn->errorMessage().trimmed());
             break;
         }
         // A read-only session's second connection is read-only too: it must not write what this one may not.
         if (mDb.readOnly())
             if (auto s = conn->exec(QStringLiteral("set default_transaction_read_only = on")); !s) {
-                *why = QStringLiteral("connection %1: %2").arg(firstNumber + i).arg(s.error().message);
+                *why = QStringLiteral("connection %1: %2").arg(QString::number(firstNumber + i), s.error().message);
                 break;
             }
         if (mine.isEmpty() || identityOf(conn->handle(), table) != mine) {
@@ -175,20 +172,15 @@ Result<LoadReport> FilterStore::load(QIODevice *in, const ProgressFn &progress, 
             return QStringLiteral("%1 of the load's %2 steps (chunks in order) were committed to %3 before it%4; "
                                   "loading the same input again completes the load (adding a name twice changes "
                                   "nothing)")
-                .arg(report.batches)
-                .arg(LoadSteps)
-                .arg(mTable)
-                .arg(report.partOfAStep ? QStringLiteral(", and part of step %1").arg(report.batches + 1) : QString());
+                .arg(QString::number(report.batches), QString::number(LoadSteps), mTable,
+                     report.partOfAStep ? QStringLiteral(", and part of step %1").arg(report.batches + 1) : QString());
         return QStringLiteral("%1 names in %2 batch(es) were committed to %3 before it; loading the same input "
                               "again completes the load (adding a name twice changes nothing)")
-            .arg(report.namesAdded)
-            .arg(report.batches)
-            .arg(mTable);
+            .arg(QString::number(report.namesAdded), QString::number(report.batches), mTable);
     };
     const auto stop = [&] {
-        return makeError(
-            ErrorKind::Cancelled,
-            QStringLiteral("load cancelled after reading %1 lines; %2").arg(reader.linesRead()).arg(committedSoFar()));
+        return makeError(ErrorKind::Cancelled, QStringLiteral("load cancelled after reading %1 lines; %2")
+                                                   .arg(QString::number(reader.linesRead()), committedSoFar()));
     };
     const auto failed = [&](const Error &cause) -> Error {
         if (cause.kind == ErrorKind::Cancelled || cancelled())

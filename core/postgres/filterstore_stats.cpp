@@ -44,10 +44,9 @@ Status FilterStore::readFill(QSqlQuery &q, FillSnapshot &snap, std::vector<quint
             continue;
         }
         if (chunk < 0 || chunk >= qint64(mGeometry.chunks()))
-            return makeError(ErrorKind::ForeignFilter, QStringLiteral("%1 has a row for chunk %2, outside 0..%3")
-                                                           .arg(mTable)
-                                                           .arg(chunk)
-                                                           .arg(mGeometry.chunks() - 1));
+            return makeError(ErrorKind::ForeignFilter,
+                             QStringLiteral("%1 has a row for chunk %2, outside 0..%3")
+                                 .arg(mTable, QString::number(chunk), QString::number(mGeometry.chunks() - 1)));
         // bit_count() of a NULL row is NULL: the chunk is damaged, not empty.
         const QVariant bits = q.value(1);
         snap.setBits[size_t(chunk)] = bits.isNull() ? 0 : quint32(bits.toULongLong());
@@ -251,9 +250,7 @@ Result<double> FilterStore::referenceEstimate()
         return s.error();
     QSqlQuery q(mDb.db());
     if (!q.exec(QStringLiteral("select avg(power(bit_count(bits) / %1.0, %2)) as false_positive_rate from %3")
-                    .arg(mGeometry.chunkBits())
-                    .arg(mGeometry.k())
-                    .arg(mTable)) ||
+                    .arg(QString::number(mGeometry.chunkBits()), QString::number(mGeometry.k()), mTable)) ||
         !q.next())
         return Database::queryError(q, QStringLiteral("estimating the FPR of %1").arg(mTable));
     return q.value(0).toDouble();
@@ -308,7 +305,8 @@ Result<FprSample> FilterStore::sampleFpr(qint64 probes, const SampleProgressFn &
     qint64 falsePositives = 0;
     for (qint64 at = 0; at < probes; at += SampleBlock) {
         if (cancelled())
-            return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes").arg(at).arg(probes));
+            return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes")
+                                      .arg(QLocale().toString(at), QLocale().toString(probes)));
         const qsizetype n = qsizetype(qMin<qint64>(SampleBlock, probes - at));
         rng->fillRange(random.data(), qsizetype(n) * 4);
         block.clear();
@@ -317,7 +315,8 @@ Result<FprSample> FilterStore::sampleFpr(qint64 probes, const SampleProgressFn &
         auto verdicts = check(block);
         if (!verdicts) {
             if (cancelled() || verdicts.error().kind == ErrorKind::Cancelled)
-                return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes").arg(at).arg(probes));
+                return cancelledError(QStringLiteral("sampling the FPR after %L1 of %L2 probes")
+                                          .arg(QLocale().toString(at), QLocale().toString(probes)));
             return verdicts.error();
         }
         falsePositives += std::count(verdicts->begin(), verdicts->end(), true);
@@ -347,7 +346,8 @@ Result<QByteArray> FilterStore::chunkBits(quint32 chunk)
         return s.error();
     if (chunk >= mGeometry.chunks())
         return makeError(ErrorKind::BadInput,
-                         QStringLiteral("chunk %1 is outside 0..%2").arg(chunk).arg(mGeometry.chunks() - 1));
+                         QStringLiteral("chunk %1 is outside 0..%2")
+                             .arg(QString::number(chunk), QString::number(mGeometry.chunks() - 1)));
     QSqlQuery q(mDb.db());
     q.prepare(chunkBitsSql().replace(QLatin1String("$1"), QLatin1String("?")));
     q.addBindValue(qint64(chunk));

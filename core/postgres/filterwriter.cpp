@@ -225,12 +225,10 @@ Error FilterWriter::damagedChunks(PGconn *pg, qint64 rows, qint64 updated) const
                 damage.rowRead(chunk, true);
         }
     Error e = damage.error({mTarget.tableText, mTarget.table, mTarget.geometry});
-    e.message =
-        QStringLiteral("%1 of the %2 chunks this write touches have no usable row in %3, so nothing of "
-                       "this write was committed%4")
-            .arg(rows - updated)
-            .arg(rows)
-            .arg(mTarget.tableText, damage.empty() ? QString() : QStringLiteral(" (%1)").arg(damage.describe()));
+    e.message = QStringLiteral("%1 of the %2 chunks this write touches have no usable row in %3, so nothing of "
+                               "this write was committed%4")
+                    .arg(QString::number(rows - updated), QString::number(rows), mTarget.tableText,
+                         damage.empty() ? QString() : QStringLiteral(" (%1)").arg(damage.describe()));
     return e;
 }
 

@@ -5,9 +5,12 @@
 #include "postgres/pgerror.h"
 
 #include <QDeadlineTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <libpq-fe.h>
 
+#include <atomic>
 #include <cstdio>
 #include <memory>
 
@@ -19,7 +22,7 @@ namespace bloom {
 QString libpqVersion()
 {
     const int v = PQlibVersion(); // 150005 = 15.5 (10 and later: major * 10000 + minor)
-    return QStringLiteral("%1.%2").arg(v / 10000).arg(v % 10000);
+    return QStringLiteral("%1.%2").arg(QString::number(v / 10000), QString::number(v % 10000));
 }
 
 QString quoteConninfoValue(const QString &value)
@@ -36,12 +39,32 @@ QString quoteConninfoValue(const QString &value)
     return out + QLatin1Char('\'');
 }
 
+namespace {
+std::atomic<bool> gJsonNotices{false};
+} // namespace
+
+void setNoticesAsJson(bool json)
+{
+    gJsonNotices = json;
+}
+
 void escapeNotices(PGconn *conn)
 {
     PQsetNoticeProcessor(
         conn,
         [](void *, const char *message) {
-            const QByteArray text = escapeMessage(QString::fromUtf8(message)).toUtf8();
+            QString said = QString::fromUtf8(message);
+            QByteArray text;
+            if (gJsonNotices) {
+                while (said.endsWith(QLatin1Char('\n')))
+                    said.chop(1);
+                text = QJsonDocument(
+                           QJsonObject{{QStringLiteral("notice"), QJsonObject{{QStringLiteral("message"), said}}}})
+                           .toJson(QJsonDocument::Compact) +
+                       '\n';
+            } else {
+                text = escapeMessage(said).toUtf8();
+            }
             std::fwrite(text.constData(), 1, size_t(text.size()), stderr);
         },
         nullptr);

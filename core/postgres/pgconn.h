@@ -20,6 +20,9 @@ QString quoteConninfoValue(const QString &value);
 /** The server's NOTICE and WARNING messages on `conn` go to stderr with their control characters
  *  escaped (escapeMessage()); libpq's default prints them as they are, escape sequences and all. */
 void escapeNotices(PGconn *conn);
+/** Whether escapeNotices() writes each message as a JSON object ({"notice":{"message":...}}), one a line:
+ *  bloomctl --json, whose every line on stderr is one. Set once, before any connection. */
+void setNoticesAsJson(bool json);
 
 /** The libpq the program runs with, "15.5" (PQlibVersion). */
 QString libpqVersion();

@@ -149,9 +149,8 @@ Result<RowsUpdate> updateFromMaskRows(PGconn *pg, const QByteArray &updateSql,
     if (produced < 0 || produced != done.rows || !ended || !pending.isEmpty())
         return makeError(ErrorKind::Server,
                          QStringLiteral("Bloomscope wrote %1 mask rows and sent %2 (%3)")
-                             .arg(produced)
-                             .arg(done.rows)
-                             .arg(ended ? QStringLiteral("complete") : QStringLiteral("no end marker")),
+                             .arg(QString::number(produced), QString::number(done.rows),
+                                  ended ? QStringLiteral("complete") : QStringLiteral("no end marker")),
                          QStringLiteral("a bug: please report it; the statement's transaction is rolled back"));
     return done;
 }

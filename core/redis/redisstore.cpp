@@ -76,8 +76,8 @@ Result<RedisTarget> RedisTarget::parse(const QString &url)
 
 QString RedisTarget::describe() const
 {
-    const QString where = socketPath.isEmpty() ? QStringLiteral("%1:%2").arg(host).arg(port) : socketPath;
-    return QStringLiteral("redis %1 db %2").arg(where).arg(db);
+    const QString where = socketPath.isEmpty() ? QStringLiteral("%1:%2").arg(host, QString::number(port)) : socketPath;
+    return QStringLiteral("redis %1 db %2").arg(where, QString::number(db));
 }
 
 RedisConn::RedisConn(redisContext *c, RedisTarget target)
@@ -148,9 +148,8 @@ Result<qint64> RedisConn::integer(const QList<QByteArray> &argv)
     if (!r)
         return r.error();
     if ((*r)->type != REDIS_REPLY_INTEGER)
-        return makeError(
-            ErrorKind::Server,
-            QStringLiteral("%1: unexpected reply type %2").arg(QString::fromUtf8(argv.value(0))).arg((*r)->type));
+        return makeError(ErrorKind::Server, QStringLiteral("%1: unexpected reply type %2")
+                                                .arg(QString::fromUtf8(argv.value(0)), QString::number((*r)->type)));
     return qint64((*r)->integer);
 }
 
@@ -192,10 +191,10 @@ Result<std::vector<qint64>> RedisConn::pipelineIntegers(const QList<QList<QByteA
                 failed = true; // read every reply so the connection stays in step
             } else if (r->type != REDIS_REPLY_INTEGER) {
                 if (!failed)
-                    first = makeError(ErrorKind::Server, QStringLiteral("%1: the server answered a reply of type %2, "
-                                                                        "not an integer")
-                                                             .arg(QString::fromUtf8(commands[i].value(0)))
-                                                             .arg(r->type));
+                    first = makeError(ErrorKind::Server,
+                                      QStringLiteral("%1: the server answered a reply of type %2, "
+                                                     "not an integer")
+                                          .arg(QString::fromUtf8(commands[i].value(0)), QString::number(r->type)));
                 failed = true;
             } else {
                 out.push_back(qint64(r->integer));
@@ -212,9 +211,7 @@ Error RedisFilter::outOfRange(const char *command, qint64 value, const QString &
     return makeError(ErrorKind::Server,
                      QStringLiteral("redis answered %1 %2 for key %3, where %4 are possible: not a Redis server "
                                     "Bloomscope can read")
-                         .arg(QLatin1String(command))
-                         .arg(value)
-                         .arg(QString::fromUtf8(mKey), expected),
+                         .arg(QLatin1String(command), QString::number(value), QString::fromUtf8(mKey), expected),
                      QStringLiteral("check --redis: is it a redis-server, and does the key hold the filter?"));
 }
 
@@ -248,9 +245,7 @@ Status RedisFilter::attach()
         return makeError(
             ErrorKind::ForeignFilter,
             QStringLiteral("key %1 holds %2 bits, more than the filter's m = %3: a filter of another size?")
-                .arg(QString::fromUtf8(mKey))
-                .arg(quint64(*len) * 8)
-                .arg(mBits),
+                .arg(QString::fromUtf8(mKey), QString::number(quint64(*len) * 8), QString::number(mBits)),
             QStringLiteral("pass its size with --bits"));
     mExists = true;
     return success();

@@ -43,10 +43,11 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
     for (int i = 0; i < map.shards.size(); ++i) {
         PgConn c(map.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!c.ok())
-            return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(c.errorMessage()));
-        const QString query = QStringLiteral("copy (select %1 from %2 order by pg_catalog.random() limit %3) to stdout")
-                                  .arg(c.quoteIdentifier(map.column), c.quoteIdentifier(map.table))
-                                  .arg(perShard);
+            return makeError(ErrorKind::Connection,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), c.errorMessage()));
+        const QString query =
+            QStringLiteral("copy (select %1 from %2 order by pg_catalog.random() limit %3) to stdout")
+                .arg(c.quoteIdentifier(map.column), c.quoteIdentifier(map.table), QString::number(perShard));
         auto rows = copyOut(c.handle(), query, [&](QByteArrayView line) {
             QByteArray name = copyTextUnescape(line);
             if (!name.isNull() && validateName(name).ok())
@@ -56,7 +57,8 @@ Result<AuditReport> audit(FilterStore &store, const ShardMap &map, qint64 perSha
         if (failed)
             return *failed;
         if (!rows)
-            return makeError(rows.error().kind, QStringLiteral("shard %1: %2").arg(i).arg(rows.error().message),
+            return makeError(rows.error().kind,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), rows.error().message),
                              rows.error().fix);
         if (!block.isEmpty() && !flush())
             return *failed;

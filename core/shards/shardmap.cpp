@@ -38,17 +38,18 @@ Result<ShardMap> ShardMap::parse(const QString &text, const QString &source)
             continue;
         const qsizetype eq = line.indexOf(QLatin1Char('='));
         if (eq < 0)
-            return makeError(
-                ErrorKind::BadInput,
-                QStringLiteral("%1 line %2: expected 'key = value', got '%3'").arg(source).arg(i + 1).arg(line),
-                QStringLiteral("use table = ..., column = ... or shard = CONNINFO"));
+            return makeError(ErrorKind::BadInput,
+                             QStringLiteral("%1 line %2: expected 'key = value', got '%3'")
+                                 .arg(source, QString::number(i + 1), line),
+                             QStringLiteral("use table = ..., column = ... or shard = CONNINFO"));
         const QString key = line.left(eq).trimmed();
         const QString value = line.mid(eq + 1).trimmed();
         if (key == QLatin1String("shard")) {
             auto spec = ConnectionSpec::parse(value);
             if (!spec)
-                return makeError(ErrorKind::BadInput,
-                                 QStringLiteral("%1 line %2: %3").arg(source).arg(i + 1).arg(spec.error().message));
+                return makeError(
+                    ErrorKind::BadInput,
+                    QStringLiteral("%1 line %2: %3").arg(source, QString::number(i + 1), spec.error().message));
             map.shards.append(*spec);
         } else if (key == QLatin1String("table")) {
             map.table = value;
@@ -56,7 +57,7 @@ Result<ShardMap> ShardMap::parse(const QString &text, const QString &source)
             map.column = value;
         } else {
             return makeError(ErrorKind::BadInput,
-                             QStringLiteral("%1 line %2: unknown key '%3'").arg(source).arg(i + 1).arg(key),
+                             QStringLiteral("%1 line %2: unknown key '%3'").arg(source, QString::number(i + 1), key),
                              QStringLiteral("the keys are table, column and shard"));
         }
     }

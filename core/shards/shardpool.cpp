@@ -74,13 +74,14 @@ Status ShardPool::connect()
     for (int i = 0; i < mMap.shards.size(); ++i) {
         auto c = std::make_unique<PgConn>(mMap.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!c->ok())
-            return makeError(
-                ErrorKind::Connection,
-                QStringLiteral("shard %1 (%2): %3").arg(i).arg(mMap.shards[i].describe(), c->errorMessage()));
+            return makeError(ErrorKind::Connection,
+                             QStringLiteral("shard %1 (%2): %3")
+                                 .arg(QString::number(i), mMap.shards[i].describe(), c->errorMessage()));
         // The tombstones of deleted accounts, where delete-user ever left one.
         auto graves = tombstones(*c, mMap.table);
         if (!graves)
-            return makeError(graves.error().kind, QStringLiteral("shard %1: %2").arg(i).arg(graves.error().message),
+            return makeError(graves.error().kind,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), graves.error().message),
                              graves.error().fix);
         // Every call and operator names pg_catalog: with a varchar column, a public.lower(varchar) of
         // another role's would be an exact match and beat pg_catalog.lower(text) on any search_path.
@@ -143,11 +144,13 @@ Result<qint64> deleteUser(const ShardMap &map, const QByteArray &name)
     for (int i = 0; i < map.shards.size(); ++i) {
         PgConn conn(map.shards[i].toConninfo(), PgConn::SearchPath::CatalogFirst);
         if (!conn.ok())
-            return makeError(ErrorKind::Connection, QStringLiteral("shard %1: %2").arg(i).arg(conn.errorMessage()));
+            return makeError(ErrorKind::Connection,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), conn.errorMessage()));
         // The tombstones live beside the users table (the session's search_path starts at pg_catalog).
         auto graves = tombstones(conn, map.table);
         if (!graves)
-            return makeError(graves.error().kind, QStringLiteral("shard %1: %2").arg(i).arg(graves.error().message),
+            return makeError(graves.error().kind,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), graves.error().message),
                              graves.error().fix);
         const QString tombstones = graves->first;
         // Delete and leave the tombstone in one transaction: a lookup never sees the name nowhere.
@@ -157,7 +160,8 @@ Result<qint64> deleteUser(const ShardMap &map, const QByteArray &name)
                                "create index if not exists bloomscope_deleted_users_name on %1 (lower_name)")
                     .arg(tombstones));
             !s)
-            return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(s.error().message));
+            return makeError(ErrorKind::Server,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), s.error().message));
         auto r = conn.column(
             QStringLiteral("with d as (delete from %1 where %2 returning 1), "
                            "t as (insert into %3 (lower_name) select pg_catalog.lower($1::text) "
@@ -167,9 +171,11 @@ Result<qint64> deleteUser(const ShardMap &map, const QByteArray &name)
                 .arg(conn.quoteIdentifier(map.table), sameLowerName(conn.quoteIdentifier(map.column)), tombstones),
             {name});
         if (!r)
-            return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(r.error().message));
+            return makeError(ErrorKind::Server,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), r.error().message));
         if (auto s = conn.exec(QStringLiteral("commit")); !s)
-            return makeError(ErrorKind::Server, QStringLiteral("shard %1: %2").arg(i).arg(s.error().message));
+            return makeError(ErrorKind::Server,
+                             QStringLiteral("shard %1: %2").arg(QString::number(i), s.error().message));
         deleted += r->value(0).toLongLong();
     }
     return deleted;

@@ -36,10 +36,12 @@ QString joinNames(const QList<QByteArray> &names)
 Result<SandboxFilter> SandboxFilter::classic(quint64 m, int k)
 {
     if (m < 2 || m > MaxSandboxBits)
-        return makeError(ErrorKind::BadInput,
-                         QStringLiteral("a sandbox filter has 2 to %1 bits, not %2").arg(MaxSandboxBits).arg(m));
+        return makeError(ErrorKind::BadInput, QStringLiteral("a sandbox filter has 2 to %1 bits, not %2")
+                                                  .arg(QString::number(MaxSandboxBits), QString::number(m)));
     if (k < 1 || k > Geometry::MaxK)
-        return makeError(ErrorKind::BadInput, QStringLiteral("k must be 1 to %1, not %2").arg(Geometry::MaxK).arg(k));
+        return makeError(
+            ErrorKind::BadInput,
+            QStringLiteral("k must be 1 to %1, not %2").arg(QString::number(Geometry::MaxK), QString::number(k)));
     SandboxFilter f;
     f.mScheme = Scheme::Classic;
     f.mK = k;
@@ -54,9 +56,7 @@ Result<SandboxFilter> SandboxFilter::blocked(const Geometry &g)
     if (g.totalBits() > MaxSandboxBits)
         return makeError(ErrorKind::BadInput,
                          QStringLiteral("a sandbox filter has at most %1 bits; %2 has %3")
-                             .arg(MaxSandboxBits)
-                             .arg(g.describe())
-                             .arg(g.totalBits()),
+                             .arg(QString::number(MaxSandboxBits), g.describe(), QString::number(g.totalBits())),
                          QStringLiteral("use fewer or smaller chunks, e.g. 8 chunks of 64 bits"));
     SandboxFilter f;
     f.mScheme = Scheme::Blocked;
@@ -71,11 +71,10 @@ Result<SandboxFilter> SandboxFilter::blocked(const Geometry &g)
 QString SandboxFilter::describe() const
 {
     if (mScheme == Scheme::Classic)
-        return QCoreApplication::translate("bloom", "classic, m=%1 bits, k=%2").arg(size()).arg(mK);
+        return QCoreApplication::translate("bloom", "classic, m=%1 bits, k=%2")
+            .arg(QString::number(size()), QString::number(mK));
     return QCoreApplication::translate("bloom", "blocked, %1 chunks x %2 bits, k=%3")
-        .arg(mGeometry.chunks())
-        .arg(mGeometry.chunkBits())
-        .arg(mK);
+        .arg(QString::number(mGeometry.chunks()), QString::number(mGeometry.chunkBits()), QString::number(mK));
 }
 
 QByteArray SandboxFilter::key(const QByteArray &name) const
@@ -224,7 +223,7 @@ QString SandboxFilter::Trace::where() const
         pos << QString::number(p);
     const QString bits =
         (pos.size() == 1 ? QStringLiteral("bit ") : QStringLiteral("bits ")) + pos.join(QStringLiteral(", "));
-    return chunkBits ? QStringLiteral("chunk %1, %2").arg(chunk).arg(bits) : bits;
+    return chunkBits ? QStringLiteral("chunk %1, %2").arg(QString::number(chunk), bits) : bits;
 }
 
 QString SandboxFilter::Trace::describeAdd() const
@@ -243,9 +242,8 @@ QString SandboxFilter::Trace::describeAdd() const
             s << QString::number(p);
         out +=
             QStringLiteral(" (%1 of its %2 hashes chose the same bit: %3 %4)")
-                .arg(positions.size() - distinct + 1)
-                .arg(positions.size())
-                .arg(again.size() > 1 ? QStringLiteral("bits") : QStringLiteral("bit"), s.join(QStringLiteral(", ")));
+                .arg(QString::number(positions.size() - distinct + 1), QString::number(positions.size()),
+                     again.size() > 1 ? QStringLiteral("bits") : QStringLiteral("bit"), s.join(QStringLiteral(", ")));
     }
     return out;
 }

@@ -196,8 +196,7 @@ void AdminActions::addName()
         for (int b : shown.setBits())
             bits << QString::number(b);
         sql += tr("\n\nwith $1 = {%1} (the chunk) and $2 = {a mask of bits %2}")
-                   .arg(shown.chunk)
-                   .arg(bits.join(QLatin1Char(',')));
+                   .arg(QString::number(shown.chunk), bits.join(QLatin1Char(',')));
     } else {
         sql = mSession->summary().lowerSql + QStringLiteral(";  -- the database lowercases non-ASCII names\n") + sql;
     }
@@ -215,8 +214,10 @@ void AdminActions::addName()
             return;
         request->deleteLater();
         // A message that stays 15 s over the refresh line, which the refresh would overwrite at once.
-        mWindow->statusBar()->showMessage(
-            ascii ? tr("Added \"%1\" to chunk %2.").arg(name).arg(shown.chunk) : tr("Added \"%1\".").arg(name), 15000);
+        mWindow->statusBar()->showMessage(ascii
+                                              ? tr("Added \"%1\" to chunk %2.").arg(name, QString::number(shown.chunk))
+                                              : tr("Added \"%1\".").arg(name),
+                                          15000);
         emit nameAdded(name);
         mSession->refresh();
     });
@@ -240,15 +241,13 @@ void AdminActions::loadPath(const QString &path)
     const QString table = mSession->summary().ref.table;
     const QString sql = tr("-- one OR-mask of bit(%1) per touched chunk, the chunks in order, a slice of them a "
                            "statement, in each transaction of the load:\n%2")
-                            .arg(mSession->summary().geometry.chunkBits())
-                            .arg(mSession->summary().addSql);
+                            .arg(QString::number(mSession->summary().geometry.chunkBits()), mSession->summary().addSql);
     if (!confirmWrite(tr("Load every name of %1 (bad lines are reported and skipped): each touched chunk is "
                          "updated once; a load that touches much of the table writes it in %2 committed steps, "
                          "chunks in order, on %3 connections, and VACUUMs each step on one more while the next "
                          "is written.")
-                          .arg(path)
-                          .arg(FilterStore::LoadSteps)
-                          .arg(FilterStore::DefaultLoadConnections),
+                          .arg(path, QString::number(FilterStore::LoadSteps),
+                               QString::number(FilterStore::DefaultLoadConnections)),
                       sql))
         return;
     const int token = mSession->load(path);
@@ -262,20 +261,19 @@ void AdminActions::loadPath(const QString &path)
     });
     connect(mSession, &FilterSession::loadProgress, progress, [token, progress](int t, const LoadProgress &p) {
         if (t == token)
-            progress->setLabelText(
-                tr("%L1 lines read, %L2 names, %L3 bad lines").arg(p.linesRead).arg(p.namesAdded).arg(p.badLines));
+            progress->setLabelText(tr("%L1 lines read, %L2 names, %L3 bad lines")
+                                       .arg(QLocale().toString(p.linesRead), QLocale().toString(p.namesAdded),
+                                            QLocale().toString(p.badLines)));
     });
     connect(mSession, &FilterSession::loaded, progress, [this, token, progress, table](int t, const LoadReport &r) {
         if (t != token)
             return;
         finish(progress);
-        QString text = tr("Added %L1 names from %L2 lines in %3 s (%L4 chunk updates in %5 on %6).")
-                           .arg(r.namesAdded)
-                           .arg(r.lines)
-                           .arg(r.seconds, 0, 'f', 1)
-                           .arg(r.chunksUpdated)
-                           .arg(tr("%Ln committed step(s)", nullptr, int(r.batches)),
-                                tr("%Ln connection(s)", nullptr, int(r.connections)));
+        QString text =
+            tr("Added %L1 names from %L2 lines in %3 s (%L4 chunk updates in %5 on %6).")
+                .arg(QLocale().toString(r.namesAdded), QLocale().toString(r.lines), QString::number(r.seconds, 'f', 1),
+                     QLocale().toString(r.chunksUpdated), tr("%Ln committed step(s)", nullptr, int(r.batches)),
+                     tr("%Ln connection(s)", nullptr, int(r.connections)));
         // What bloomctl says as "note:" lines (a second connection refused, a step the role could not
         // vacuum): a DBA who loaded from the window must learn it too.
         for (const QString &note : r.notes(table))
@@ -283,9 +281,9 @@ void AdminActions::loadPath(const QString &path)
         if (!r.bad.isEmpty()) {
             text += QStringLiteral("\n\n") + tr("%Ln bad line(s) skipped:", nullptr, int(r.badCount));
             for (qsizetype i = 0; i < qMin<qsizetype>(20, r.bad.size()); ++i)
-                text += QStringLiteral("\n") + tr("line %1: %2").arg(r.bad[i].line).arg(r.bad[i].reason);
+                text += QStringLiteral("\n") + tr("line %1: %2").arg(QString::number(r.bad[i].line), r.bad[i].reason);
         }
-        mStatus->setText(tr("Loaded %L1 names into %2.").arg(r.namesAdded).arg(table));
+        mStatus->setText(tr("Loaded %L1 names into %2.").arg(QLocale().toString(r.namesAdded), table));
         mSession->refresh();
         QMessageBox box(QMessageBox::Information, tr("Load finished"), text, QMessageBox::Ok, mWindow);
         box.setObjectName(QStringLiteral("loadReport"));
@@ -331,9 +329,8 @@ void AdminActions::sample(qint64 probes)
                 progress->setValue(int(1000.0 * double(p.done) / double(qMax<qint64>(1, p.total))));
                 const QString text =
                     tr("Checked %L1 of %L2 never-added names: %3 so far")
-                        .arg(p.done)
-                        .arg(p.total)
-                        .arg(tr("%Ln false positive(s)", nullptr, int(qMin<qint64>(p.falsePositives, INT_MAX))));
+                        .arg(QLocale().toString(p.done), QLocale().toString(p.total),
+                             tr("%Ln false positive(s)", nullptr, int(qMin<qint64>(p.falsePositives, INT_MAX))));
                 progress->setLabelText(text + QStringLiteral("..."));
                 mStatus->setText(tr("Sampling: %1.").arg(text));
             });
@@ -348,18 +345,17 @@ void AdminActions::sample(qint64 probes)
         if (t != token)
             return;
         finish(progress);
-        mStatus->setText(tr("Measured FPR %1 on %L2 probes").arg(s.measured, 0, 'g', 4).arg(s.probes));
+        mStatus->setText(
+            tr("Measured FPR %1 on %L2 probes").arg(QString::number(s.measured, 'g', 4), QLocale().toString(s.probes)));
         QMessageBox box(
             QMessageBox::Information, tr("Measured FPR"),
             tr("Measured: %1 (%L2 of %L3 probes; 95% interval %4 .. %5)\nEstimated from the fill: %6\nModel: %7\n\n"
                "Probes are 'bloomscope-fpr-probe-' plus a random UUID: none was ever added.")
-                .arg(s.measured, 0, 'g', 4)
-                .arg(s.falsePositives)
-                .arg(s.probes)
-                .arg(s.low95 == 0 ? QStringLiteral("0") : QString::number(s.low95, 'g', 3))
-                .arg(s.high95, 0, 'g', 3)
-                .arg(s.estimated, 0, 'g', 4)
-                .arg(s.model, 0, 'g', 4),
+                .arg(QString::number(s.measured, 'g', 4), QLocale().toString(s.falsePositives),
+                     QLocale().toString(s.probes),
+                     s.low95 == 0 ? QStringLiteral("0") : QString::number(s.low95, 'g', 3),
+                     QString::number(s.high95, 'g', 3), QString::number(s.estimated, 'g', 4),
+                     QString::number(s.model, 'g', 4)),
             QMessageBox::Ok, mWindow);
         box.setObjectName(QStringLiteral("sampleReport"));
         box.exec();
@@ -440,14 +436,12 @@ bool AdminActions::confirmQuit()
             stays << tr("%1 is rebuilt and waits for its swap. Until it is swapped in (Admin > Swap) or aborted "
                         "(bloomctl rebuild --abort), the live function records every name it places, checks "
                         "included, in bloomscope_pending (%L2 pending at the last refresh).")
-                         .arg(mRebuild.newTable)
-                         .arg(mRebuild.pending);
+                         .arg(mRebuild.newTable, QLocale().toString(mRebuild.pending));
         else if (!mRebuild.running)
             stays << tr("The rebuild into %1 was interrupted (stage %2): the live function records every name it "
                         "places in bloomscope_pending (%L3 pending) until it is finished with Admin > Swap or "
                         "undone with bloomctl rebuild --abort.")
-                         .arg(mRebuild.newTable, mRebuild.stage)
-                         .arg(mRebuild.pending);
+                         .arg(mRebuild.newTable, mRebuild.stage, QLocale().toString(mRebuild.pending));
     }
     if (stops.isEmpty() && stays.isEmpty())
         return true;

@@ -24,8 +24,7 @@ void RebuildBanner::setState(const RebuildState &rebuild)
         setStyleSheet(theme::bannerStyle(theme::warningBanner()));
         setText(tr("%1 is rebuilt and waits to be swapped in (Admin > Swap); until then the live function "
                    "records every name (%L2 pending).")
-                    .arg(rebuild.newTable)
-                    .arg(rebuild.pending));
+                    .arg(rebuild.newTable, QLocale().toString(rebuild.pending)));
         show();
     } else if (!rebuild.running) {
         // Loud: the live function records every name until someone finishes or aborts it.
@@ -34,8 +33,8 @@ void RebuildBanner::setState(const RebuildState &rebuild)
                    "function still records every name (%L4 pending). Finish it with Admin > Swap, or undo it with "
                    "bloomctl rebuild --abort.")
                     .arg(rebuild.newTable, rebuild.stage,
-                         QLocale().toString(rebuild.startedAt.toLocalTime(), QLocale::ShortFormat))
-                    .arg(rebuild.pending));
+                         QLocale().toString(rebuild.startedAt.toLocalTime(), QLocale::ShortFormat),
+                         QLocale().toString(rebuild.pending)));
         show();
     } else {
         setStyleSheet(QStringLiteral("padding:4px"));

@@ -67,7 +67,7 @@ protected:
 
 QString oneIn(double p)
 {
-    return QStringLiteral("%1 (%2)").arg(p, 0, 'g', 3).arg(fpr::oneIn(p));
+    return QStringLiteral("%1 (%2)").arg(QString::number(p, 'g', 3), fpr::oneIn(p));
 }
 
 } // namespace
@@ -327,17 +327,15 @@ void RebuildDialog::updatePreview()
     if (smaller)
         mAllowSmaller->setText(tr("Build a smaller filter than the live one: at today's %L1 names its FPR would be %2 "
                                   "(now %3)")
-                                   .arg(qRound64(mNames))
-                                   .arg(oneIn(fpr::blocked(mNames, *g)), oneIn(fpr::blocked(mNames, mLive.geometry))));
+                                   .arg(QLocale().toString(qRound64(mNames)), oneIn(fpr::blocked(mNames, *g)),
+                                        oneIn(fpr::blocked(mNames, mLive.geometry))));
     mStart->setEnabled(!mRunning && mRebuilt.isEmpty() && (!smaller || mAllowSmaller->isChecked()));
     const double expected = mExpected->value();
     mPreview->setText(tr("<b>Now</b>: %1 at %L2 names; at %L3 names it would be %4.<br>"
                          "<b>After</b>: %5 (%6 on disk): %7 at %L2 names, %8 at %L3 names.")
-                          .arg(oneIn(fpr::blocked(mNames, mLive.geometry)))
-                          .arg(qRound64(mNames))
-                          .arg(qRound64(expected))
-                          .arg(oneIn(fpr::blocked(expected, mLive.geometry)), g->describe(),
-                               formatBytes(g->tableSizeEstimate()), oneIn(fpr::blocked(mNames, *g)),
+                          .arg(oneIn(fpr::blocked(mNames, mLive.geometry)), QLocale().toString(qRound64(mNames)),
+                               QLocale().toString(qRound64(expected)), oneIn(fpr::blocked(expected, mLive.geometry)),
+                               g->describe(), formatBytes(g->tableSizeEstimate()), oneIn(fpr::blocked(mNames, *g)),
                                oneIn(fpr::blocked(expected, *g))));
 }
 
@@ -390,10 +388,9 @@ void RebuildDialog::start()
                     if (self->mCloseWhenDone)
                         return; // "Cancelling..." stays
                     self->mStage->setText(tr("Stage %1: %L2%3 (%4 s)")
-                                              .arg(p.stage)
-                                              .arg(p.done)
-                                              .arg(p.total ? tr(" of %L1").arg(p.total) : QString())
-                                              .arg(p.seconds, 0, 'f', 1));
+                                              .arg(p.stage, QLocale().toString(p.done),
+                                                   p.total ? tr(" of %L1").arg(p.total) : QString(),
+                                                   QString::number(p.seconds, 'f', 1)));
                     self->mProgress->setRange(0, p.total > 0 ? 1000 : 0);
                     if (p.total > 0)
                         self->mProgress->setValue(int(1000.0 * double(p.done) / double(p.total)));
@@ -427,10 +424,9 @@ void RebuildDialog::start()
             mStart->setText(tr("Swap now..."));
             mStart->setEnabled(true);
             mCancel->setText(tr("Close"));
-            mStage->setText(tr("Rebuilt %1: %L2 names in %3 s. The live filter records sign-ups until the swap.")
-                                .arg(r->newTable)
-                                .arg(r->exported)
-                                .arg(r->totalSeconds, 0, 'f', 1));
+            mStage->setText(
+                tr("Rebuilt %1: %L2 names in %3 s. The live filter records sign-ups until the swap.")
+                    .arg(r->newTable, QLocale().toString(r->exported), QString::number(r->totalSeconds, 'f', 1)));
             mSubscriberSql->setPlainText(r->subscriberSteps);
             mSubscriberSql->setVisible(!r->subscriberSteps.isEmpty());
             emit finished(r->newTable);

@@ -164,20 +164,19 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
                              fpr::oneIn(fpr::blocked(c.newNames, c.newGeometry))),
                          tr("The rebuild read:").toHtmlEscaped(), sources,
                          tr("Pending names to drain in the swap: %1. Live names the new filter would miss: %2%.")
-                             .arg(count(double(c.pending)))
-                             .arg(c.missingShare * 100, 0, 'f', 1)
+                             .arg(count(double(c.pending)), QString::number(c.missingShare * 100, 'f', 1))
                              .toHtmlEscaped()));
             QString carried = QStringLiteral("<b>%1</b>%2")
                                   .arg(tr("Carried over to the new pair:"),
                                        c.carried.isEmpty() ? tr(" nothing to carry") : bullets(c.carried));
             if (!c.notCarried.isEmpty())
                 carried += QStringLiteral("<b>%1</b>%2").arg(tr("Cannot be carried over:"), bullets(c.notCarried));
-            carried += QStringLiteral("<p>%1</p>")
-                           .arg(c.audited ? tr("Audit: %1 sampled users, %2 check free in the new table.")
-                                                .arg(c.auditSampled)
-                                                .arg(c.auditMisses.size())
-                                                .toHtmlEscaped()
-                                          : c.auditNote.toHtmlEscaped());
+            carried +=
+                QStringLiteral("<p>%1</p>")
+                    .arg(c.audited ? tr("Audit: %1 sampled users, %2 check free in the new table.")
+                                         .arg(QString::number(c.auditSampled), QString::number(c.auditMisses.size()))
+                                         .toHtmlEscaped()
+                                   : c.auditNote.toHtmlEscaped());
             mCarried->setText(carried);
             mSql->setPlainText(c.sql);
             mAllowFewer->setVisible(c.fewerNames);
@@ -312,9 +311,7 @@ void SwapDialog::swapNow()
             mResult->setText(
                 tr("Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3: drop it with Admin > Old filters "
                    "once you no longer want it.")
-                    .arg(r->exclusiveMs, 0, 'f', 1)
-                    .arg(r->lockMs, 0, 'f', 1)
-                    .arg(r->oldTable) +
+                    .arg(QString::number(r->exclusiveMs, 'f', 1), QString::number(r->lockMs, 'f', 1), r->oldTable) +
                 (r->check.publications.isEmpty()
                      ? QString()
                      : QStringLiteral("\n") +

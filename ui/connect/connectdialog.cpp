@@ -160,8 +160,8 @@ ConnectDialog::ConnectDialog(FilterSession *session, QWidget *parent)
         mTest->setEnabled(true);
         mError->setStyleSheet(QString());
         mError->setText(tr("Connected to %1: PostgreSQL %2; filter %3 found, %4; round trip %5 ms.")
-                            .arg(s.where, s.serverVersion, s.ref.table, s.geometry.describe())
-                            .arg(s.roundTripMs, 0, 'f', 2));
+                            .arg(s.where, s.serverVersion, s.ref.table, s.geometry.describe(),
+                                 QString::number(s.roundTripMs, 'f', 2)));
     });
     connect(mProbe, &FilterSession::openFailed, this, [this](const Error &e) {
         mTest->setEnabled(true);

@@ -65,8 +65,7 @@ void DemoRunner::showProgress(QWidget *window, qint64 names, int shards)
         : shards == 1
             ? tr("Starting a private PostgreSQL with 1 shard database and loading %L1 generated names...").arg(names)
             : tr("Starting a private PostgreSQL with %1 shard databases and loading %L2 generated names...")
-                  .arg(shards)
-                  .arg(names);
+                  .arg(QString::number(shards), QLocale().toString(names));
     auto *progress = new QProgressDialog(text, tr("Cancel"), 0, 1000, window);
     progress->setObjectName(QStringLiteral("demoProgress"));
     progress->setWindowTitle(tr("Demo database"));

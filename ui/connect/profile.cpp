@@ -141,9 +141,8 @@ QString ProfileStore::recentLabel(const Profile &p)
 {
     const QString where = p.service.isEmpty() ? QStringLiteral("%1@%2:%3/%4")
                                                     .arg(p.user.isEmpty() ? QStringLiteral("(you)") : p.user,
-                                                         p.host.isEmpty() ? QStringLiteral("local") : p.host)
-                                                    .arg(p.port)
-                                                    .arg(p.database)
+                                                         p.host.isEmpty() ? QStringLiteral("local") : p.host,
+                                                         QString::number(p.port), p.database)
                                               : QStringLiteral("service=%1").arg(p.service);
     return QStringLiteral("%1 %2").arg(where, p.table);
 }

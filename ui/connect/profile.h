@@ -28,7 +28,10 @@ struct Profile {
     /** The banner colour of the environment (production red, staging amber, development green). */
     QColor colour() const;
     /** The keyring key of this profile's password. */
-    QString keyringKey() const { return QStringLiteral("%1@%2:%3/%4").arg(user, host).arg(port).arg(database); }
+    QString keyringKey() const
+    {
+        return QStringLiteral("%1@%2:%3/%4").arg(user, host, QString::number(port), database);
+    }
 };
 
 /** Profiles in QSettings ("profiles/<name>/..."); passwords live in ~/.pgpass or the keyring. */

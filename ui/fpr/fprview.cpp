@@ -145,7 +145,7 @@ QString FprView::pointText(const QXYSeries *series, const QPointF &point) const
     const QString what = series == mToday       ? tr("now")
                          : series == mReference ? tr("the reference's figure")
                                                 : tr("model");
-    return tr("%1: %2 names, FPR %3 (%4)").arg(what, millions(names)).arg(rate, 0, 'g', 3).arg(fpr::oneIn(rate));
+    return tr("%1: %2 names, FPR %3 (%4)").arg(what, millions(names), QString::number(rate, 'g', 3), fpr::oneIn(rate));
 }
 
 void FprView::rebuildModel()
@@ -233,11 +233,9 @@ QString FprView::capacityText() const
     const double now = mSamples.isEmpty() ? 0 : mSamples.last().names;
     const double left = mCapacity - now;
     return left > 0 ? tr("capacity left until %1%: %2 names (the curve crosses the target at %3)")
-                          .arg(mTarget * 100, 0, 'g', 3)
-                          .arg(millions(left), millions(mCapacity))
+                          .arg(QString::number(mTarget * 100, 'g', 3), millions(left), millions(mCapacity))
                     : tr("over the %1% target by %2 names: rebuild with more chunks")
-                          .arg(mTarget * 100, 0, 'g', 3)
-                          .arg(millions(-left));
+                          .arg(QString::number(mTarget * 100, 'g', 3), millions(-left));
 }
 
 void FprView::updateMarkers()
@@ -246,7 +244,7 @@ void FprView::updateMarkers()
         const Sample &s = mSamples.last();
         mToday->replace({QPointF(s.names / mUnit, qMax(mFloor, s.fpr))});
         // The legend names the point: a label beside it would be cut at the axis.
-        mToday->setName(tr("now: %1 names, FPR %2").arg(millions(s.names)).arg(s.fpr, 0, 'g', 2));
+        mToday->setName(tr("now: %1 names, FPR %2").arg(millions(s.names), QString::number(s.fpr, 'g', 2)));
     } else {
         mToday->clear();
         mToday->setName(tr("now"));

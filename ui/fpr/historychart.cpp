@@ -354,24 +354,20 @@ QString HistoryChart::forecastText() const
                      "the window.");
         return tr("No forecast: too little history. The window holds %1 over %2; a forecast needs at least %3 "
                   "over at least %4 (Sen's 95% interval has no ends with fewer than %3 points). %5")
-            .arg(what, duration(mSupport.spanSeconds))
-            .arg(mSupport.neededPoints)
-            .arg(duration(mSupport.neededSpanSeconds), how);
+            .arg(what, duration(mSupport.spanSeconds), QString::number(mSupport.neededPoints),
+                 duration(mSupport.neededSpanSeconds), how);
     }
     const forecast::Fit &f = *mFit;
     const QString span = tr("%1 fit of %2 points from %3 to %4")
-                             .arg(methodName(f.method))
-                             .arg(f.points)
-                             .arg(QLocale().toString(f.from.toLocalTime(), QLocale::ShortFormat),
+                             .arg(methodName(f.method), QString::number(f.points),
+                                  QLocale().toString(f.from.toLocalTime(), QLocale::ShortFormat),
                                   QLocale().toString(f.to.toLocalTime(), QLocale::ShortFormat));
     QString growth;
     if (f.method == forecast::Method::Exponential) {
         const auto pct = [](double slope) { return (std::exp(slope * 86400) - 1) * 100; };
         growth = tr("Growth %1% a day (95%: %2% to %3%), about %4 names a day now")
-                     .arg(pct(f.slope), 0, 'g', 3)
-                     .arg(pct(f.slopeLow), 0, 'g', 3)
-                     .arg(pct(f.slopeHigh), 0, 'g', 3)
-                     .arg(count(f.perDay(f.slope)));
+                     .arg(QString::number(pct(f.slope), 'g', 3), QString::number(pct(f.slopeLow), 'g', 3),
+                          QString::number(pct(f.slopeHigh), 'g', 3), count(f.perDay(f.slope)));
     } else {
         growth = tr("Growth %1 names a day (95%: %2 to %3)")
                      .arg(count(f.perDay(f.slope)), count(f.perDay(f.slopeLow)), count(f.perDay(f.slopeHigh)));
@@ -402,22 +398,16 @@ QString HistoryChart::recommendationText() const
     if (fprThere <= mTarget)
         return tr("Sized for the next %1 months: this filter holds up to %2 names (the interval's high end on %3) "
                   "at FPR %4, under the target. No rebuild needed for that long.")
-            .arg(mHorizonMonths)
-            .arg(count(r.names), day(r.at))
-            .arg(fprThere, 0, 'g', 2);
+            .arg(QString::number(mHorizonMonths), count(r.names), day(r.at), QString::number(fprThere, 'g', 2));
     if (!r.geometry)
         return tr("Sized for the next %1 months: %2 names is beyond any geometry Bloomscope can make.")
-            .arg(mHorizonMonths)
-            .arg(count(r.names));
+            .arg(QString::number(mHorizonMonths), count(r.names));
     const Geometry &g = *r.geometry;
     return tr("Sized for the next %1 months (up to %2 names on %3, the interval's high end): rebuild into "
               "<b>%4</b>, FPR %5 there: <tt>bloomctl rebuild --chunks %6 --chunk-bits %7 --k %8</tt>")
-        .arg(mHorizonMonths)
-        .arg(count(r.names), day(r.at), g.describe().toHtmlEscaped())
-        .arg(r.fpr, 0, 'g', 2)
-        .arg(g.chunks())
-        .arg(g.chunkBits())
-        .arg(g.k());
+        .arg(QString::number(mHorizonMonths), count(r.names), day(r.at), g.describe().toHtmlEscaped(),
+             QString::number(r.fpr, 'g', 2), QString::number(g.chunks()), QString::number(g.chunkBits()),
+             QString::number(g.k()));
 }
 
 QString HistoryChart::csv() const
@@ -426,10 +416,8 @@ QString HistoryChart::csv() const
     const QString source = mSnapshots.isEmpty() ? QStringLiteral("refresh") : QStringLiteral("snapshot");
     for (const Sample &s : samples())
         out += QStringLiteral("%1,%2,%3,%4\n")
-                   .arg(s.at.toUTC().toString(Qt::ISODateWithMs))
-                   .arg(qRound64(s.names))
-                   .arg(s.fpr, 0, 'g', 6)
-                   .arg(source);
+                   .arg(s.at.toUTC().toString(Qt::ISODateWithMs), QString::number(qRound64(s.names)),
+                        QString::number(s.fpr, 'g', 6), source);
     return out;
 }
 

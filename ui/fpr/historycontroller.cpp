@@ -42,9 +42,9 @@ HistoryController::HistoryController(FilterSession *session, FprView *fpr, Heatm
     connect(mSession, &FilterSession::changedSinceReady, this, &HistoryController::onChangedSince);
     connect(mSession, &FilterSession::recorded, this, [this](int, const Snapshot &s) {
         mStatus->setText(tr("Recorded a snapshot of %1 at %2: about %L3 names, estimated FPR %4")
-                             .arg(s.table, QLocale().toString(s.takenAt.toLocalTime(), QLocale::ShortFormat))
-                             .arg(qRound64(s.estimatedNames))
-                             .arg(s.estimatedFpr, 0, 'g', 3));
+                             .arg(s.table, QLocale().toString(s.takenAt.toLocalTime(), QLocale::ShortFormat),
+                                  QLocale().toString(qRound64(s.estimatedNames)),
+                                  QString::number(s.estimatedFpr, 'g', 3)));
         reload();
     });
     connect(mSession, &FilterSession::failed, this, [this](Operation op, int token, const Error &e, bool lost) {
@@ -176,11 +176,11 @@ void HistoryController::onChangedSince(const ChangedSince &r)
     if (mSince->currentData().toLongLong() != r.snapshot.id)
         return; // chosen away meanwhile
     mHeatmap->setChangedSince(r);
-    QString text = tr("%L1 of %L2 chunks written since the snapshot of %3 (the others greyed; read in %4 ms)")
-                       .arg(qint64(r.chunks.size()))
-                       .arg(mSession->summary().geometry.chunks())
-                       .arg(QLocale().toString(r.snapshot.takenAt.toLocalTime(), QLocale::ShortFormat))
-                       .arg(r.elapsedMs);
+    QString text =
+        tr("%L1 of %L2 chunks written since the snapshot of %3 (the others greyed; read in %4 ms)")
+            .arg(QLocale().toString(qint64(r.chunks.size())), QLocale().toString(mSession->summary().geometry.chunks()),
+                 QLocale().toString(r.snapshot.takenAt.toLocalTime(), QLocale::ShortFormat),
+                 QString::number(r.elapsedMs));
     if (!r.complete)
         text += tr(" \u2014 partial: %1").arg(r.why);
     mStatus->setText(text);

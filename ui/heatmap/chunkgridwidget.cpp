@@ -93,7 +93,9 @@ void ChunkGridWidget::paintEvent(QPaintEvent *)
 void ChunkGridWidget::mouseMoveEvent(QMouseEvent *e)
 {
     const int b = bitAt(e->position());
-    setToolTip(b >= 0 ? tr("bit %1 of chunk %2: %3").arg(b).arg(mChunk).arg(QLatin1Char(mBits.at(b))) : QString());
+    setToolTip(b >= 0 ? tr("bit %1 of chunk %2: %3")
+                            .arg(QString::number(b), QString::number(mChunk), QString(QLatin1Char(mBits.at(b))))
+                      : QString());
 }
 
 } // namespace bloom

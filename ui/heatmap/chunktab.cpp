@@ -41,14 +41,15 @@ ChunkTab::ChunkTab(FilterSession *session, QWidget *parent)
     connect(mNumber, &ChunkNumberBox::outOfRange, this, [this](qint64 typed) {
         // Said, and nothing opened: the chunk shown before stays, its line replaced by why.
         say(tr("There is no chunk %L1: this filter has %L2 chunks, 0 to %L3.")
-                .arg(typed)
-                .arg(qint64(mNumber->maximum()) + 1)
-                .arg(mNumber->maximum()),
+                .arg(QLocale().toString(typed), QLocale().toString(qint64(mNumber->maximum()) + 1),
+                     QLocale().toString(mNumber->maximum())),
             true);
     });
     connect(mSession, &FilterSession::chunkReady, this, [this](quint32 c, const QByteArray &bits) {
         mChunk->setChunk(c, bits);
-        say(tr("Chunk %1: %2 of %3 bits set").arg(c).arg(bits.count('1')).arg(bits.size()), false);
+        say(tr("Chunk %1: %2 of %3 bits set")
+                .arg(QString::number(c), QString::number(bits.count('1')), QString::number(bits.size())),
+            false);
     });
     auto *row = new QHBoxLayout;
     row->addWidget(numberLabel);

@@ -91,7 +91,8 @@ void HeatmapTab::opened(const FilterSummary &s)
 {
     mHeatmap->setLoading(s.geometry);
     mLegend->setLoading();
-    mSummary->setText(tr("Loading the fill of %1 (%L2 chunks)...").arg(s.ref.table).arg(s.geometry.chunks()));
+    mSummary->setText(
+        tr("Loading the fill of %1 (%L2 chunks)...").arg(s.ref.table, QLocale().toString(s.geometry.chunks())));
 }
 
 void HeatmapTab::notConnected()
@@ -112,7 +113,7 @@ void HeatmapTab::refreshed(const FillResult &r)
                       [&r](quint32 a, quint32 b) { return r.fill.setBits[a] > r.fill.setBits[b]; });
     QStringList fullest;
     for (size_t i = 0; i < top; ++i)
-        fullest << tr("%1 (%2)").arg(order[i]).arg(r.fill.setBits[order[i]]);
+        fullest << tr("%1 (%2)").arg(QString::number(order[i]), QString::number(r.fill.setBits[order[i]]));
     const double fpr = r.fill.estimatedFpr();
     const ChunkDamage &damage = r.fill.damage;
     mSummary->setText(
@@ -123,16 +124,11 @@ void HeatmapTab::refreshed(const FillResult &r)
         tr("<b>%L1</b> chunks &middot; mean fill <b>%2%</b> (min %3, max %4 of %5 bits) &middot; estimated "
            "FPR <b>%6</b> (%7) &middot; about <b>%L8</b> names &middot; fullest chunks: %9 &middot; "
            "%10")
-            .arg(r.fill.setBits.size())
-            .arg(r.fill.meanFill() * 100, 0, 'f', 3)
-            .arg(r.fill.minSetBits())
-            .arg(r.fill.maxSetBits())
-            .arg(r.fill.geometry.chunkBits())
-            .arg(fpr, 0, 'g', 3)
-            .arg(fpr::oneIn(fpr))
-            .arg(qRound64(r.fill.estimatedNames()))
-            .arg(fullest.join(QStringLiteral(", ")))
-            .arg(tr("%Ln outlier(s)", nullptr, int(r.skew.outlierCount))));
+            .arg(QLocale().toString(r.fill.setBits.size()), QString::number(r.fill.meanFill() * 100, 'f', 3),
+                 QString::number(r.fill.minSetBits()), QString::number(r.fill.maxSetBits()),
+                 QString::number(r.fill.geometry.chunkBits()), QString::number(fpr, 'g', 3), fpr::oneIn(fpr),
+                 QLocale().toString(qRound64(r.fill.estimatedNames())), fullest.join(QStringLiteral(", ")),
+                 tr("%Ln outlier(s)", nullptr, int(r.skew.outlierCount))));
 }
 
 } // namespace bloom

@@ -179,11 +179,8 @@ QString HeatmapWidget::describeChunk(quint32 chunk) const
     const quint32 b = mResult.fill.geometry.chunkBits();
     const double fill = double(s) / b;
     return tr("chunk %1: %2 of %3 bits set (%4%), chunk FPR %5")
-        .arg(chunk)
-        .arg(s)
-        .arg(b)
-        .arg(fill * 100, 0, 'f', 2)
-        .arg(std::pow(fill, mResult.fill.geometry.k()), 0, 'g', 3);
+        .arg(QString::number(chunk), QString::number(s), QString::number(b), QString::number(fill * 100, 'f', 2),
+             QString::number(std::pow(fill, mResult.fill.geometry.k()), 'g', 3));
 }
 
 void HeatmapWidget::setZoom(double zoom, QPointF anchor)
@@ -385,8 +382,7 @@ QString HeatmapLegend::caption() const
     return mScale == HeatScale::Relative
                ? tr("Relative scale: %1..%2 set bits, the emptiest to the fullest chunk (colours show differences, "
                     "not fill)")
-                     .arg(mMin)
-                     .arg(mMax)
+                     .arg(QString::number(mMin), QString::number(mMax))
                : tr("Absolute scale: 0..%1 set bits, empty to the fullest chunk").arg(mMax);
 }
 
@@ -394,7 +390,8 @@ QString HeatmapLegend::tickLabel(quint32 v) const
 {
     const double fill = double(v) / mChunkBits;
     const QString bits = v == 1 ? tr("1 bit") : tr("%L1 bits").arg(v);
-    return tr("%1 (%2%)\nchunk FPR %3").arg(bits).arg(fill * 100, 0, 'f', 2).arg(std::pow(fill, mK), 0, 'g', 2);
+    return tr("%1 (%2%)\nchunk FPR %3")
+        .arg(bits, QString::number(fill * 100, 'f', 2), QString::number(std::pow(fill, mK), 'g', 2));
 }
 
 HeatmapLegend::Layout HeatmapLegend::layoutFor(int width) const

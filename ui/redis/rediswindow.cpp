@@ -82,14 +82,14 @@ protected:
             for (size_t b = 0; b < mFill.setBits.size(); ++b)
                 if (cell(b).contains(pos)) {
                     const quint64 first = b * mFill.blockBits;
-                    QToolTip::showText(static_cast<QHelpEvent *>(e)->globalPos(),
-                                       RedisWindow::tr("block %1: bits %2-%3, %4 set (%5%)")
-                                           .arg(b)
-                                           .arg(first)
-                                           .arg(qMin(first + mFill.blockBits, mFill.bits) - 1)
-                                           .arg(mFill.setBits[b])
-                                           .arg(100.0 * mFill.setBits[b] / double(mFill.blockBits), 0, 'f', 2),
-                                       this);
+                    QToolTip::showText(
+                        static_cast<QHelpEvent *>(e)->globalPos(),
+                        RedisWindow::tr("block %1: bits %2-%3, %4 set (%5%)")
+                            .arg(QString::number(b), QString::number(first),
+                                 QString::number(qMin(first + mFill.blockBits, mFill.bits) - 1),
+                                 QString::number(mFill.setBits[b]),
+                                 QString::number(100.0 * mFill.setBits[b] / double(mFill.blockBits), 'f', 2)),
+                        this);
                     return true;
                 }
             QToolTip::hideText();
@@ -271,7 +271,8 @@ RedisWindow::RedisWindow(QWidget *parent)
     connect(mWorker, &RedisWorker::sampled, this, [this](qint64 probes, double measured) {
         mMeasured->clear();
         mMeasured->append(mFill.estimatedNames, qMax(1e-7, measured));
-        mFprText->setText(mFprText->text() + tr(" Measured: %1 (%2 probes).").arg(pct(measured)).arg(probes));
+        mFprText->setText(mFprText->text() +
+                          tr(" Measured: %1 (%2 probes).").arg(pct(measured), QString::number(probes)));
     });
     connect(mWorker, &RedisWorker::failed, this, [this](const QString &what, const Error &e) {
         mStatus->setText(tr("%1: %2").arg(what, e.toString()));
@@ -358,19 +359,12 @@ void RedisWindow::onRefreshed(const RedisRefresh &r)
            "with BITCOUNT ranges in %9 ms. About %L10 names.<br><span style='color:@warn@'>sha256 reaches only %L11 "
            "positions</span> (multiples of %12: JavaScript's parseInt makes the hash a double), %13 of them set; "
            "the FPR from the fill is <b>%14</b>, where the textbook formula says %15.")
-            .arg(QString::fromUtf8(mKey).toHtmlEscaped(), mWhere.toHtmlEscaped())
-            .arg(qint64(f.bits))
-            .arg(f.keyBytes)
-            .arg(qint64(f.totalSet))
-            .arg(pct(double(f.totalSet) / m))
-            .arg(f.setBits.size())
-            .arg(f.blockBits)
-            .arg(f.elapsedMs)
-            .arg(qRound64(f.estimatedNames))
-            .arg(qint64(f.latticeSize))
-            .arg(r.latticeStep)
-            .arg(pct(double(f.latticeSet) / double(qMax<quint64>(1, f.latticeSize))))
-            .arg(pct(f.estimatedFpr), pct(r.textbookFpr))
+            .arg(QString::fromUtf8(mKey).toHtmlEscaped(), mWhere.toHtmlEscaped(), QLocale().toString(qint64(f.bits)),
+                 QLocale().toString(f.keyBytes), QLocale().toString(qint64(f.totalSet)), pct(double(f.totalSet) / m),
+                 QString::number(f.setBits.size()), QString::number(f.blockBits), QString::number(f.elapsedMs),
+                 QLocale().toString(qRound64(f.estimatedNames)), QLocale().toString(qint64(f.latticeSize)),
+                 QString::number(r.latticeStep), pct(double(f.latticeSet) / double(qMax<quint64>(1, f.latticeSize))),
+                 pct(f.estimatedFpr), pct(r.textbookFpr))
             .replace(QLatin1String("@warn@"), theme::textOn(QColor(0xd9, 0x53, 0x4f), palette())));
     mStatus->setText(tr("refreshed %1 UTC (every 10 s)").arg(f.takenAt.toUTC().toString(QStringLiteral("HH:mm:ss"))));
     // The curves come from the worker; the log axis starts at 1e-7.
@@ -385,9 +379,9 @@ void RedisWindow::onRefreshed(const RedisRefresh &r)
     mNow->clear();
     mNow->append(f.estimatedNames, qMax(1e-7, f.estimatedFpr));
     mFprText->setText(tr("At about %L1 names: from the fill %2, model %3, textbook %4 (%5x lower).")
-                          .arg(qRound64(f.estimatedNames))
-                          .arg(pct(f.estimatedFpr), pct(r.modelFpr), pct(r.textbookFpr))
-                          .arg(r.textbookFpr > 0 ? r.modelFpr / r.textbookFpr : 0, 0, 'f', 0));
+                          .arg(QLocale().toString(qRound64(f.estimatedNames)), pct(f.estimatedFpr), pct(r.modelFpr),
+                               pct(r.textbookFpr),
+                               QString::number(r.textbookFpr > 0 ? r.modelFpr / r.textbookFpr : 0, 'f', 0)));
     emit refreshed();
 }
 
@@ -400,10 +394,9 @@ void RedisWindow::onStepped(int token, const RedisStep &s)
     const QList<redisbloom::FnvStep> steps = redisbloom::fnvSteps(QString::fromUtf8(s.name));
     for (qsizetype i = 0; i < steps.size() && i < 12; ++i)
         fnv += tr("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
-                   .arg(steps[i].unit)
-                   .arg(steps[i].xored)
-                   .arg(QString::number(steps[i].product, 'f', 0))
-                   .arg(steps[i].rounded ? tr("rounded: low bits lost") : tr("exact"));
+                   .arg(QString::number(steps[i].unit), QString::number(steps[i].xored),
+                        QString::number(steps[i].product, 'f', 0),
+                        steps[i].rounded ? tr("rounded: low bits lost") : tr("exact"));
     const bool maybe = s.shaBit && s.fnvBit;
     mStep->setText(
         tr("<h3>%1</h3><b>1. sha256</b> (UTF-8): <tt>%2</tt><br>parseInt(hex, 16) = <tt>%3</tt> (a double: 53 "
@@ -411,17 +404,13 @@ void RedisWindow::onStepped(int token, const RedisStep &s)
            "UTF-16 code units, in doubles:<table cellspacing=6><tr><th>charCodeAt</th><th>ToInt32(hash) ^ c</th>"
            "<th>&times; 16777619</th><th></th></tr>%8</table>hash &gt;&gt;&gt; 0 = %L9; % %L4 = <b>bit %L10</b> "
            "&rarr; GETBIT = %11<br><br><b>Verdict: %12</b>")
-            .arg(QString::fromUtf8(s.name).toHtmlEscaped(), QString::fromLatin1(p.sha256Hex))
-            .arg(QString::number(p.sha256Number, 'g', 17))
-            .arg(qint64(mFill.bits ? mFill.bits : redisbloom::ReferenceBits))
-            .arg(qint64(p.sha256))
-            .arg(s.shaBit ? 1 : 0)
-            .arg(QString::fromUtf8(s.name).size())
-            .arg(fnv)
-            .arg(qint64(p.fnvUnsigned))
-            .arg(qint64(p.fnv))
-            .arg(s.fnvBit ? 1 : 0)
-            .arg(maybe ? tr("maybe (both bits set)") : tr("definitely free (a bit is 0)")));
+            .arg(QString::fromUtf8(s.name).toHtmlEscaped(), QString::fromLatin1(p.sha256Hex),
+                 QString::number(p.sha256Number, 'g', 17),
+                 QLocale().toString(qint64(mFill.bits ? mFill.bits : redisbloom::ReferenceBits)),
+                 QLocale().toString(qint64(p.sha256)), QString::number(s.shaBit ? 1 : 0),
+                 QString::number(QString::fromUtf8(s.name).size()), fnv, QLocale().toString(qint64(p.fnvUnsigned)),
+                 QLocale().toString(qint64(p.fnv)), QString::number(s.fnvBit ? 1 : 0),
+                 maybe ? tr("maybe (both bits set)") : tr("definitely free (a bit is 0)")));
     mStepped = true;
     emit stepReady();
 }

@@ -61,7 +61,8 @@ QString RefreshPacer::cadenceText() const
     if (mPaused)
         return tr("every %1 s, paused").arg(mInterval);
     if (next != mInterval)
-        return tr("idle: next in %1 s, every %2 s once it changes").arg(next).arg(mInterval);
+        return tr("idle: next in %1 s, every %2 s once it changes")
+            .arg(QString::number(next), QString::number(mInterval));
     return tr("every %1 s").arg(next);
 }
 
@@ -76,15 +77,14 @@ QString RefreshPacer::describe(const FillResult &r)
     if (r.throttled)
         return tr("checked %1: the table changed; the picture of %2 stands until %3 (the last read took %4 ms: at "
                   "most one every %5 s)")
-            .arg(when, taken, QLocale().toString(r.nextFullRead.toLocalTime().time(), QLocale::LongFormat))
-            .arg(r.fill.elapsedMs)
-            .arg(double(r.fill.elapsedMs) * 10 / 1000.0, 0, 'f', 1);
+            .arg(when, taken, QLocale().toString(r.nextFullRead.toLocalTime().time(), QLocale::LongFormat),
+                 QString::number(r.fill.elapsedMs), QString::number(double(r.fill.elapsedMs) * 10 / 1000.0, 'f', 1));
     if (r.incremental)
         return tr("refreshed %1: %Ln changed chunk(s), read in %2 ms without reading the other rows", nullptr,
                   int(r.fill.rowsRead))
-            .arg(when)
-            .arg(r.fill.elapsedMs);
-    return tr("refreshed %1: read all %L2 rows in %3 ms").arg(when).arg(r.fill.rowsRead).arg(r.fill.elapsedMs);
+            .arg(when, QString::number(r.fill.elapsedMs));
+    return tr("refreshed %1: read all %L2 rows in %3 ms")
+        .arg(when, QLocale().toString(r.fill.rowsRead), QString::number(r.fill.elapsedMs));
 }
 
 void RefreshPacer::apply()

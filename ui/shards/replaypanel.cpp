@@ -135,7 +135,7 @@ ReplayPanel::ReplayPanel(ShardSession *session, QWidget *parent)
     QStringList buckets;
     buckets << QStringLiteral("0-0.25"); // axis labels are rich text: no "<"
     for (size_t i = 1; i < std::size(Edges); ++i)
-        buckets << QStringLiteral("%1-%2").arg(Edges[i - 1]).arg(Edges[i]);
+        buckets << QStringLiteral("%1-%2").arg(QString::number(Edges[i - 1]), QString::number(Edges[i]));
     buckets << QStringLiteral(">=%1").arg(Edges[std::size(Edges) - 1]);
     auto *bucketAxis = new QBarCategoryAxis(latency);
     bucketAxis->append(buckets);
@@ -243,21 +243,13 @@ QString ReplayPanel::replaySummary() const
     return tr("%1 names, %2 checks on %3. Without the filter: %4 shard queries (%5 a name; one "
               "twelve-character free name: %6), p50 %7 ms, p99 %8 ms. With it: %9 (%10 a name; that name: %11), "
               "p50 %12 ms, p99 %13 ms. %14 checks said maybe, %15 of them deleted accounts' names.")
-        .arg(s.names)
-        .arg(s.checks)
-        .arg(shardstyle::shardCount(mLastReplay.shards))
-        .arg(s.shardQueriesWithout)
-        .arg(double(s.shardQueriesWithout) / n, 0, 'f', 1)
-        .arg(mLastReplay.freeNameWithout)
-        .arg(ms(percentile(mLastReplay.shardsMs, 0.5)))
-        .arg(ms(percentile(mLastReplay.shardsMs, 0.99)))
-        .arg(s.shardQueriesWithFilter)
-        .arg(double(s.shardQueriesWithFilter) / n, 0, 'f', 1)
-        .arg(mLastReplay.freeNameWith)
-        .arg(ms(percentile(mLastReplay.filterMs, 0.5)))
-        .arg(ms(percentile(mLastReplay.filterMs, 0.99)))
-        .arg(s.filterMaybes)
-        .arg(s.deletedScatterGathers);
+        .arg(QString::number(s.names), QString::number(s.checks), shardstyle::shardCount(mLastReplay.shards),
+             QString::number(s.shardQueriesWithout), QString::number(double(s.shardQueriesWithout) / n, 'f', 1),
+             QString::number(mLastReplay.freeNameWithout), ms(percentile(mLastReplay.shardsMs, 0.5)),
+             ms(percentile(mLastReplay.shardsMs, 0.99)), QString::number(s.shardQueriesWithFilter),
+             QString::number(double(s.shardQueriesWithFilter) / n, 'f', 1), QString::number(mLastReplay.freeNameWith),
+             ms(percentile(mLastReplay.filterMs, 0.5)), ms(percentile(mLastReplay.filterMs, 0.99)),
+             QString::number(s.filterMaybes), QString::number(s.deletedScatterGathers));
 }
 
 void ReplayPanel::onFailed(ShardTask task, const Error &e)

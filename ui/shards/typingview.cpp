@@ -239,21 +239,17 @@ void TypingView::updateTotals()
     else
         mNameLine->setText(tr("<b>%1</b>: keystrokes %2, checks %3. Shard queries: <span style='color:%4'>%5 with "
                               "the filter</span>, <span style='color:%6'>%7 without</span>.")
-                               .arg(mCurrent.toHtmlEscaped())
-                               .arg(mName.keystrokes)
-                               .arg(mName.checks)
-                               .arg(theme::textOn(WithColour, palette()))
-                               .arg(mName.queriesWith)
-                               .arg(theme::textOn(WithoutColour, palette()))
-                               .arg(mName.queriesWithout));
+                               .arg(mCurrent.toHtmlEscaped(), QString::number(mName.keystrokes),
+                                    QString::number(mName.checks), theme::textOn(WithColour, palette()),
+                                    QString::number(mName.queriesWith), theme::textOn(WithoutColour, palette()),
+                                    QString::number(mName.queriesWithout)));
     mSessionLine->setText(tr("This session: checks %1; shard queries %2 with the filter, %3 without. "
                              "Scatter-gathers for deleted accounts' names (the filter keeps their bits): %4, "
                              "costing %5 shard queries.")
-                              .arg(mTotals.checks)
-                              .arg(mTotals.queriesWith)
-                              .arg(mTotals.queriesWithout)
-                              .arg(mTotals.deletedScatterGathers)
-                              .arg(mTotals.deletedQueries));
+                              .arg(QString::number(mTotals.checks), QString::number(mTotals.queriesWith),
+                                   QString::number(mTotals.queriesWithout),
+                                   QString::number(mTotals.deletedScatterGathers),
+                                   QString::number(mTotals.deletedQueries)));
 }
 
 int TypingView::loggedChecks() const
@@ -282,33 +278,25 @@ void TypingView::onAudit(const AuditState &s)
     QString verdict;
     if (r.falseNegatives.isEmpty())
         verdict = tr("<span style='color:%1'><b>no false negative</b></span>: all %2 sampled users check maybe")
-                      .arg(theme::textOn(WithColour, palette()))
-                      .arg(r.sampled);
+                      .arg(theme::textOn(WithColour, palette()), QString::number(r.sampled));
     else {
         QStringList names;
         for (const QByteArray &n : r.falseNegatives.mid(0, 10))
             names << QString::fromUtf8(n).toHtmlEscaped();
         verdict = tr("<span style='color:%1'><b>%2 FALSE NEGATIVES</b></span> of %3 sampled users: %4%5 - "
                      "their sign-ups bypassed the filter or it lost bits")
-                      .arg(theme::textOn(WithoutColour, palette()))
-                      .arg(r.falseNegatives.size())
-                      .arg(r.sampled)
-                      .arg(names.join(QStringLiteral(", ")))
-                      .arg(r.falseNegatives.size() > 10 ? QStringLiteral(", ...") : QString());
+                      .arg(theme::textOn(WithoutColour, palette()), QString::number(r.falseNegatives.size()),
+                           QString::number(r.sampled), names.join(QStringLiteral(", ")),
+                           r.falseNegatives.size() > 10 ? QStringLiteral(", ...") : QString());
     }
     mAuditLine->setText(
         tr("Last audit %1 UTC over %2: %3.<br>Measured FPR %4 (%5 of %6 never-added "
            "probes; 95% interval %7 .. %8), estimated %9.%10")
-            .arg(r.at.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")))
-            .arg(shardstyle::shardCount(r.shards))
-            .arg(verdict)
-            .arg(r.measured, 0, 'g', 3)
-            .arg(r.falsePositives)
-            .arg(r.probes)
-            .arg(r.low95 < 1e-12 ? 0.0 : r.low95, 0, 'g', 3)
-            .arg(r.high95, 0, 'g', 3)
-            .arg(r.estimated, 0, 'g', 3)
-            .arg(s.recordError.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(s.recordError)));
+            .arg(r.at.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), shardstyle::shardCount(r.shards), verdict,
+                 QString::number(r.measured, 'g', 3), QString::number(r.falsePositives), QString::number(r.probes),
+                 QString::number(r.low95 < 1e-12 ? 0.0 : r.low95, 'g', 3), QString::number(r.high95, 'g', 3),
+                 QString::number(r.estimated, 'g', 3),
+                 s.recordError.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(s.recordError)));
     emit auditShown();
 }
 

@@ -31,8 +31,7 @@ QString shown(const QString &name)
     if (name.size() <= Whole)
         return esc(name);
     return StepThroughView::tr("%1&hellip;%2 <i>(%L3 characters)</i>")
-        .arg(esc(name.left(Head)), esc(name.right(Tail)))
-        .arg(name.size());
+        .arg(esc(name.left(Head)), esc(name.right(Tail)), QLocale().toString(name.size()));
 }
 
 } // namespace
@@ -196,8 +195,7 @@ void StepThroughView::nameEdited()
         mError = tr("The name pasted has %L1 characters; the field takes %L2 and the rest was cut. No verdict is "
                     "shown: it would be the cut name's, not the one pasted. bloomctl explain takes names up to "
                     "1 MiB (bloomctl explain \"$(cat name.txt)\").")
-                     .arg(mCutFrom)
-                     .arg(MaxFieldCharacters);
+                     .arg(QLocale().toString(mCutFrom), QLocale().toString(MaxFieldCharacters));
     else if (auto s = validateName(name.toUtf8()); !s)
         mError = s.error().message;
     else
@@ -252,11 +250,8 @@ QString StepThroughView::stepHtml(int step) const
         for (int i = 0; i < e.slices.size(); ++i) {
             const HashSlice &s = e.slices[i];
             rows += QStringLiteral("<tr><td style='color:%1'>bits %2-%3</td><td>%4</td><td>%5 %6</td></tr>")
-                        .arg(slice(i))
-                        .arg(s.firstBit)
-                        .arg(s.lastBit)
-                        .arg(mono.arg(s.bits), s.isChunk ? tr("chunk") : tr("bit"))
-                        .arg(s.value);
+                        .arg(slice(i), QString::number(s.firstBit), QString::number(s.lastBit), mono.arg(s.bits),
+                             s.isChunk ? tr("chunk") : tr("bit"), QString::number(s.value));
         }
         return QStringLiteral("<p style='font-family:monospace'>%1</p><table cellspacing=6>%2</table>").arg(bits, rows);
     }
@@ -266,17 +261,14 @@ QString StepThroughView::stepHtml(int step) const
                        ? tr("fetching chunk %1...").arg(e.placement.chunk)
                        : tr("not connected: open a filter to fetch chunk %1").arg(e.placement.chunk);
         return tr("chunk <b>%1</b>: %2 of %3 bits set &mdash; SQL: <code>%4</code>")
-            .arg(e.placement.chunk)
-            .arg(mResult.chunkBits.count('1'))
-            .arg(mResult.chunkBits.size())
-            .arg(esc(mSession->summary().chunkSql));
+            .arg(QString::number(e.placement.chunk), QString::number(mResult.chunkBits.count('1')),
+                 QString::number(mResult.chunkBits.size()), esc(mSession->summary().chunkSql));
     case ChunkBits: {
         QStringList bits;
         for (int b : e.setBits())
             bits << QString::number(b);
         return tr("the name's bits in chunk %1: <b>{%2}</b> (highlighted below: green = set, red = clear)")
-            .arg(e.placement.chunk)
-            .arg(bits.join(QLatin1Char(',')));
+            .arg(QString::number(e.placement.chunk), bits.join(QLatin1Char(',')));
     }
     case AndMask: {
         if (!mHaveResult)
@@ -306,7 +298,9 @@ void StepThroughView::render()
     mBack->setEnabled(mStep > 0);
     mNext->setEnabled(mStep < StepCount - 1);
     mTitle->setText(
-        tr("Step %1 of %2: %3").arg(mStep + 1).arg(int(StepCount)).arg(stepTitle(mStep).section(QLatin1Char(' '), 1)) +
+        tr("Step %1 of %2: %3")
+            .arg(QString::number(mStep + 1), QString::number(int(StepCount)),
+                 stepTitle(mStep).section(QLatin1Char(' '), 1)) +
         (!mRowError.isEmpty() && mStep > ChunkRow ? tr(" (no answer: the steps stop at the chunk's row)") : QString()));
     if (!mError.isEmpty()) {
         mText->setHtml(

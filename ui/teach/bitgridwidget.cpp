@@ -185,7 +185,8 @@ QSize BitGridWidget::minimumSizeHint() const
 QString BitGridWidget::bitName(quint64 b) const
 {
     if (mFilter && mFilter->scheme() == SandboxFilter::Scheme::Blocked)
-        return tr("chunk %1, bit %2").arg(b / mFilter->chunkBits()).arg(b % mFilter->chunkBits());
+        return tr("chunk %1, bit %2")
+            .arg(QString::number(b / mFilter->chunkBits()), QString::number(b % mFilter->chunkBits()));
     return tr("bit %1").arg(b);
 }
 

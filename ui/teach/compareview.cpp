@@ -405,25 +405,19 @@ QString CompareView::summary() const
     const QString numbers =
         tr("%1 names in %2 bits (%3 bits a name), k = %4. <b style='color:%5'>Classic</b>: measured %6, model %7. "
            "<b style='color:%8'>Blocked</b> (%9-bit chunks): measured %10, model %11.")
-            .arg(names())
-            .arg(qint64(m))
-            .arg(names() ? m / names() : 0.0, 0, 'f', 1)
-            .arg(mClassic->k())
-            .arg(theme::textOn(ClassicColour, palette()))
-            .arg(percent(mRates[0]), percent(mRates[1]))
-            .arg(theme::textOn(BlockedColour, palette()))
-            .arg(mBlocked->chunkBits())
-            .arg(percent(mRates[2]), percent(mRates[3]));
+            .arg(QString::number(names()), QString::number(qint64(m)),
+                 QString::number(names() ? m / names() : 0.0, 'f', 1), QString::number(mClassic->k()),
+                 theme::textOn(ClassicColour, palette()), percent(mRates[0]), percent(mRates[1]),
+                 theme::textOn(BlockedColour, palette()), QString::number(mBlocked->chunkBits()), percent(mRates[2]),
+                 percent(mRates[3]));
     const auto spread = spreadAt(names());
     const QString band = tr(" At n = %1 the %2 other sets of names ran from %3 to %4 (classic) and %5 to %6 (blocked).")
-                             .arg(names())
-                             .arg(SpreadSets)
-                             .arg(percent(spread[0]), percent(spread[1]), percent(spread[2]), percent(spread[3]));
+                             .arg(QString::number(names()), QString::number(SpreadSets), percent(spread[0]),
+                                  percent(spread[1]), percent(spread[2]), percent(spread[3]));
     if (mPresentation)
         return tr("Lines: the models; shaded: %1 other sets of names; dots: this set measured; <b style='color:%2'>"
                   "orange</b>: now.<br>")
-                   .arg(SpreadSets)
-                   .arg(theme::textOn(NowColour, palette())) +
+                   .arg(QString::number(SpreadSets), theme::textOn(NowColour, palette())) +
                numbers + band;
     const double formula = blockedFormula();
     return numbers + band +
@@ -433,11 +427,9 @@ QString CompareView::summary() const
               "fill, says %1 for the blocked filter here (%2%3%) - a chunk's fill varies, and its rate with it. "
               "The shaded bands are %4 other sets of names: one set's rate lies anywhere in them. The dots measure "
               "this set with %5 never-added names: a rate of 0.1% is about 4 hits, give or take 2.")
-               .arg(percent(formula))
-               .arg(formula < mRates[3] ? QStringLiteral("-") : QStringLiteral("+"))
-               .arg(std::abs(100.0 * (formula / qMax(1e-12, mRates[3]) - 1.0)), 0, 'f', 1)
-               .arg(SpreadSets)
-               .arg(MeasureProbes);
+               .arg(percent(formula), formula < mRates[3] ? QStringLiteral("-") : QStringLiteral("+"),
+                    QString::number(std::abs(100.0 * (formula / qMax(1e-12, mRates[3]) - 1.0)), 'f', 1),
+                    QString::number(SpreadSets), QString::number(MeasureProbes));
 }
 
 } // namespace bloom

@@ -267,9 +267,8 @@ void LessonsView::refresh()
         if (!mFound->found) {
             mText->setText(tr("None of %1 candidate names is a false positive: the filter is still too empty "
                               "(%2 of %3 bits set).")
-                               .arg(mFound->tried)
-                               .arg(mFilter->setBits())
-                               .arg(mFilter->size()));
+                               .arg(QString::number(mFound->tried), QString::number(mFilter->setBits()),
+                                    QString::number(mFilter->size())));
             return;
         }
         const auto &t = mFound->trace;
@@ -285,12 +284,10 @@ void LessonsView::refresh()
         mText->setText(tr("<b>%1</b> was never added, yet the filter says <b>maybe</b>: %2 all set. It needs only "
                           "%3 of the class's names: <b>%4</b> set its bits. (%5 of %6 candidates tried are false "
                           "positives: %7.)")
-                           .arg(QString::fromUtf8(mFound->name).toHtmlEscaped(), t.where().toHtmlEscaped())
-                           .arg(mFound->cover.size())
-                           .arg(names(mFound->cover))
-                           .arg(mFound->falsePositives)
-                           .arg(mFound->tried)
-                           .arg(percent(double(mFound->falsePositives) / double(qMax<qsizetype>(1, mFound->tried)))));
+                           .arg(QString::fromUtf8(mFound->name).toHtmlEscaped(), t.where().toHtmlEscaped(),
+                                QString::number(mFound->cover.size()), names(mFound->cover),
+                                QString::number(mFound->falsePositives), QString::number(mFound->tried),
+                                percent(double(mFound->falsePositives) / double(qMax<qsizetype>(1, mFound->tried)))));
         return;
     }
     if (lesson == DeleteName) {
@@ -391,12 +388,13 @@ void LessonsView::drawTheory()
     mModel->setName(tr("model, k = %1").arg(k));
     mBest->setName(tr("the best k for each n"));
     mHalf->setName(tr("k = %1 is best here: half the bits set").arg(k));
-    mClass->setName(n > 0 ? tr("the class's filter: n = %1, measured %2").arg(n).arg(percent(measured))
+    mClass->setName(n > 0 ? tr("the class's filter: n = %1, measured %2").arg(QString::number(n), percent(measured))
                           : tr("the class's filter: empty"));
     mBest->setVisible(!blocked);
     const double fill = double(f.setBits()) / m;
     const double expectedFill = 1.0 - std::pow(1.0 - 1.0 / m, double(k) * double(n)); // the exact expectation
-    QString s = tr("m = %1 bits, n = %2 names, k = %3.").arg(qint64(m)).arg(n).arg(k);
+    QString s = tr("m = %1 bits, n = %2 names, k = %3.")
+                    .arg(QString::number(qint64(m)), QString::number(n), QString::number(k));
     if (n > 0) {
         const double best = fpr::optimalK(m, double(n));
         s += tr(" The best k for these numbers is (m/n)&middot;ln 2 = (%1/%2)&middot;0.693 = <b>%3</b>; the best whole "
@@ -407,12 +405,8 @@ void LessonsView::drawTheory()
     s += tr("With k = %1 the model expects %2 of the bits set (1 - (1 - 1/m)<sup>kn</sup>); this filter has %3 of %4 "
             "(%5). At the best k about half the bits are set: for k = %1 that is at n = m&middot;ln 2 / k = %6 names "
             "(the dotted line).")
-             .arg(k)
-             .arg(percent(expectedFill))
-             .arg(f.setBits())
-             .arg(qint64(m))
-             .arg(percent(fill))
-             .arg(half, 0, 'f', 1);
+             .arg(QString::number(k), percent(expectedFill), QString::number(f.setBits()), QString::number(qint64(m)),
+                  percent(fill), QString::number(half, 'f', 1));
     s += n > 0 && measured == 0
              ? tr(" Not one of 20,000 never-added names checked maybe here: the rate is below the chart.")
              : QString();

@@ -45,7 +45,7 @@ void markFalsePositive(QListWidgetItem *item, const QPalette &palette)
 /** "1 name", "2 names": English plurals without a translator. */
 QString count(qsizetype n, const QString &one, const QString &many)
 {
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+    return QStringLiteral("%1 %2").arg(QString::number(n), n == 1 ? one : many);
 }
 
 enum class Glyph { Start, Back, Play, Pause, Forward, End };
@@ -549,9 +549,10 @@ void StepPage::render()
     mBack->setEnabled(p.position() > 0 || p.phase() >= 0);
     mForward->setEnabled(!p.atEnd());
     mEnd->setEnabled(!p.atEnd());
-    mWhere->setText(tr("%1 / %2").arg(p.position()).arg(p.timeline().size()));
+    mWhere->setText(tr("%1 / %2").arg(QString::number(p.position()), QString::number(p.timeline().size())));
     mWhere->setToolTip(tr("Entries done / entries in the timeline"));
-    mWhere->setAccessibleName(tr("%1 of %2 entries done").arg(p.position()).arg(p.timeline().size()));
+    mWhere->setAccessibleName(
+        tr("%1 of %2 entries done").arg(QString::number(p.position()), QString::number(p.timeline().size())));
     // Word-wrapped labels ask for the height their width needs (a splitter would squeeze them).
     for (QLabel *l : {mNoteLabel, mHash, mVerdict})
         if (l->isVisible() && l->width() > 0)
@@ -676,25 +677,22 @@ QString StepPage::statusText() const
 {
     const SandboxFilter &f = filter();
     // The measurement costs thousands of hashes: once for each state of the filter.
-    const QString key = QStringLiteral("%1|%2|%3").arg(f.describe()).arg(f.names().size()).arg(f.setBits());
+    const QString key =
+        QStringLiteral("%1|%2|%3").arg(f.describe(), QString::number(f.names().size()), QString::number(f.setBits()));
     if (key == mStatusKey)
         return mStatusCache;
     // For a classic filter (set/m)^k is the rate of this very fill; the model averages over fills.
-    const QString fill = f.scheme() == SandboxFilter::Scheme::Classic
-                             ? tr(", from this fill (%1/%2)^%3 = %4")
-                                   .arg(f.setBits())
-                                   .arg(f.size())
-                                   .arg(f.k())
-                                   .arg(std::pow(double(f.setBits()) / double(f.size()), f.k()), 0, 'g', 3)
-                             : QString();
+    const QString fill =
+        f.scheme() == SandboxFilter::Scheme::Classic
+            ? tr(", from this fill (%1/%2)^%3 = %4")
+                  .arg(QString::number(f.setBits()), QString::number(f.size()), QString::number(f.k()),
+                       QString::number(std::pow(double(f.setBits()) / double(f.size()), f.k()), 'g', 3))
+            : QString();
     mStatusKey = key;
     mStatusCache = tr("%1 | %2, ").arg(f.describe(), count(f.names().size(), tr("name"), tr("names"))) +
                    tr("%1 of %2 bits set | FPR: model %3%4, measured %5 (5,000 never-added names)")
-                       .arg(f.setBits())
-                       .arg(f.size())
-                       .arg(f.modelFpr(), 0, 'g', 3)
-                       .arg(fill)
-                       .arg(f.measuredFpr(5000), 0, 'g', 3);
+                       .arg(QString::number(f.setBits()), QString::number(f.size()),
+                            QString::number(f.modelFpr(), 'g', 3), fill, QString::number(f.measuredFpr(5000), 'g', 3));
     return mStatusCache;
 }
 

@@ -60,7 +60,8 @@ QString hashHtml(Timeline::Action action, const SandboxFilter::Trace &t, const S
     if (f.scheme() == SandboxFilter::Scheme::Classic) {
         for (int i = 0; i < k; ++i) {
             const QString input = QString::fromUtf8(t.input(i));
-            const QString tail = QStringLiteral("  mod %1 = %2").arg(f.size()).arg(t.positions[i]);
+            const QString tail =
+                QStringLiteral("  mod %1 = %2").arg(QString::number(f.size()), QString::number(t.positions[i]));
             // md5("0:ada") = <digest>  mod 16 = 14
             const int room = columns > 0 ? columns - int(input.size()) - 10 - int(tail.size()) : 0;
             QString line = mono(QStringLiteral("md5(\"%1\") = %2").arg(input, digest(t.digests[i], room)));
@@ -83,10 +84,9 @@ QString hashHtml(Timeline::Action action, const SandboxFilter::Trace &t, const S
         bits << QString::number(t.shown(t.positions[i]));
     lines << QCoreApplication::translate("bloom::steptext",
                                          "the first %1 bits pick <b>chunk %2</b>; then %3-bit slices pick its bits %4")
-                 .arg(f.geometry().chunkLog2())
-                 .arg(t.chunk)
-                 .arg(f.geometry().bitsLog2())
-                 .arg(bits.isEmpty() ? QStringLiteral("...") : bits.join(QStringLiteral(", ")));
+                 .arg(QString::number(f.geometry().chunkLog2()), QString::number(t.chunk),
+                      QString::number(f.geometry().bitsLog2()),
+                      bits.isEmpty() ? QStringLiteral("...") : bits.join(QStringLiteral(", ")));
     return lines.join(QStringLiteral("<br>"));
 }
 
@@ -97,12 +97,10 @@ QString verdictHtml(Timeline::Action action, const SandboxFilter::Trace &t, cons
         QString bits = distinct == 1
                            ? QCoreApplication::translate("bloom::steptext", "%1's bit is now 1").arg(name(t.name))
                            : QCoreApplication::translate("bloom::steptext", "%1's %2 bits are now 1")
-                                 .arg(name(t.name))
-                                 .arg(distinct);
+                                 .arg(name(t.name), QString::number(distinct));
         if (distinct < k)
             bits += QCoreApplication::translate("bloom::steptext", " - %1 of its %2 hashes chose the same bit")
-                        .arg(k - distinct + 1)
-                        .arg(k);
+                        .arg(QString::number(k - distinct + 1), QString::number(k));
         return bits + QLatin1Char('.');
     }
     const QString rest = t.explain().toHtmlEscaped();
