@@ -262,11 +262,16 @@ Status Rebuilder::abort(Database &db, const FilterRef &liveRef, const maintenanc
     const QString original = q.value(0).toString();
     q.finish();
     // The definition pg_get_functiondef gave when the rebuild started; it is run as one statement
-    // (the extended protocol takes no second one), and only if it still defines the live function.
-    const QString expected = QStringLiteral("CREATE OR REPLACE FUNCTION %1(").arg(h->liveFunction.quoted());
-    QString unquotedForm =
-        QStringLiteral("CREATE OR REPLACE FUNCTION %1.%2(").arg(h->liveTable.schema, h->liveFunction.name);
-    if (!original.startsWith(expected) && !original.startsWith(unquotedForm))
+    // (the extended protocol takes no second one), and only if it still defines the live function:
+    // its head names it as pg_get_functiondef quotes it (each part by quote_ident's rule, as %I does).
+    q.prepare(QStringLiteral("select pg_catalog.format('CREATE OR REPLACE FUNCTION %I.%I(', ?::text, ?::text)"));
+    q.addBindValue(h->liveTable.schema);
+    q.addBindValue(h->liveFunction.name);
+    if (!q.exec() || !q.next())
+        return Database::queryError(q, QStringLiteral("quoting the live function's name"));
+    const QString expected = q.value(0).toString();
+    q.finish();
+    if (!original.startsWith(expected))
         return makeError(
             ErrorKind::Refused,
             QStringLiteral("refusing to restore %1: the recorded definition does not define it")
