@@ -657,9 +657,10 @@ private slots:
         QVERIFY(sources.open());
         sources.write(mAdded.join('\n') + "\nada%1\nbetween%2\n");
         sources.flush();
-        const QStringList rebuild{QStringLiteral("rebuild"),  QStringLiteral("--into"),  into,
-                                  QStringLiteral("--chunks"), QStringLiteral("2048"),    QStringLiteral("--file"),
-                                  sources.fileName(),         QStringLiteral("--grace"), QStringLiteral("0")};
+        const QStringList rebuild{
+            QStringLiteral("rebuild"),  QStringLiteral("--yes"), QStringLiteral("--into"), into,
+            QStringLiteral("--chunks"), QStringLiteral("2048"),  QStringLiteral("--file"), sources.fileName(),
+            QStringLiteral("--grace"),  QStringLiteral("0")};
         QCOMPARE(run(rebuild).code, 0);
         r = run({QStringLiteral("info")});
         QVERIFY2(r.out.contains("n %7%8%9'"), r.out.constData()); // (the backslash is printed escaped)
@@ -739,9 +740,9 @@ private slots:
         for (const QStringList &args :
              {QStringList{QStringLiteral("init"), QStringLiteral("--chunks"), QStringLiteral("1024")},
               QStringList{QStringLiteral("add"), QStringLiteral("ada%1")}, QStringList{QStringLiteral("record")},
-              QStringList{QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("t%1_v2"),
-                          QStringLiteral("--chunks"), QStringLiteral("1024"), QStringLiteral("--file"),
-                          sources.fileName(), QStringLiteral("--grace"), QStringLiteral("0")},
+              QStringList{QStringLiteral("rebuild"), QStringLiteral("--yes"), QStringLiteral("--into"),
+                          QStringLiteral("t%1_v2"), QStringLiteral("--chunks"), QStringLiteral("1024"),
+                          QStringLiteral("--file"), sources.fileName(), QStringLiteral("--grace"), QStringLiteral("0")},
               QStringList{QStringLiteral("swap"), QStringLiteral("t%1_v2"), QStringLiteral("--yes"),
                           QStringLiteral("--audit-sample"), QStringLiteral("0")},
               QStringList{QStringLiteral("drop-old"), QStringLiteral("--yes")}}) {
