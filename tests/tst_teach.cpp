@@ -19,6 +19,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -792,7 +793,7 @@ private slots:
         QTest::keyClick(field, Qt::Key_Return);
         QTRY_VERIFY(w.idle());
         QVERIFY(field->text().isEmpty());
-        QVERIFY(field->hasFocus());
+        QTRY_COMPARE(w.focusWidget(), field); // the keyboard is back where it was
         QTest::keyClicks(field, QStringLiteral("ken"));
         QTest::keyClick(field, Qt::Key_Return);
         QTRY_VERIFY(w.idle());
@@ -878,6 +879,85 @@ private slots:
         QVERIFY(!again.openSession(bad.fileName(), &error));
         QVERIFY2(error.contains(QLatin1String("unknown scheme")), qPrintable(error));
         QCOMPARE(again.filter().names(), (QList<QByteArray>{"ada", "grace", "Łukasz"})); // the open session is kept
+    }
+
+    /** Issue 48: Ctrl+E did nothing in the name field (where the keyboard starts: the field took it as
+     *  "end of line"), and the path then typed became two names. It exports, and adds nothing. */
+    void ctrlEFromTheNameFieldExports()
+    {
+        QTemporaryDir dir;
+        TeachWindow w;
+        w.setStepMs(0);
+        w.show();
+        w.playReferenceExample();
+        QTRY_VERIFY(w.idle());
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto *field = w.findChild<QLineEdit *>(QStringLiteral("teachName"));
+        field->setFocus();
+        QTest::keyClicks(field, QStringLiteral("linus"));
+        const QString path = dir.filePath(QStringLiteral("bloom-slide.svg")); // the dialog's own name
+        bool dialog = false;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, &w, [&] {
+            if (auto *d = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
+                dialog = true;
+                d->setDirectory(QFileInfo(path).absolutePath());
+                static_cast<QDialog *>(d)->accept(); // QFileDialog::accept, virtually
+            }
+        });
+        poll.start(50);
+        QTest::keyClick(field, Qt::Key_E, Qt::ControlModifier);
+        QTRY_VERIFY(dialog);
+        QTRY_VERIFY(QFile::exists(path));
+        QCOMPARE(w.timelineSize(), 5); // nothing added
+        QCOMPARE(field->text(), QStringLiteral("linus"));
+        QTRY_COMPARE(w.focusWidget(), field); // the keyboard is back where it was
+        // Ctrl+Shift+E (the log) from the field too.
+        dialog = false;
+        const QString log = dir.filePath(QStringLiteral("bloom-log.csv"));
+        disconnect(&poll, nullptr, &w, nullptr);
+        connect(&poll, &QTimer::timeout, &w, [&] {
+            if (auto *d = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
+                dialog = true;
+                d->setDirectory(QFileInfo(log).absolutePath());
+                static_cast<QDialog *>(d)->accept(); // QFileDialog::accept, virtually
+            }
+        });
+        w.activateWindow(); // offscreen does not give the window back its activation after a dialog
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(field, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY(QFile::exists(log));
+        QCOMPARE(w.timelineSize(), 5);
+    }
+
+    /** Issue 48: a mistyped entry can go: Ctrl+Z removes the last, Delete on a log line removes that
+     *  one; the later entries stay and every verdict is asked again. */
+    void removeATimelineEntry()
+    {
+        TeachWindow w;
+        w.setStepMs(0);
+        w.show();
+        w.playReferenceExample();
+        QTRY_VERIFY(w.idle());
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto *field = w.findChild<QLineEdit *>(QStringLiteral("teachName"));
+        field->setFocus();
+        QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+        QTRY_COMPARE(w.timelineSize(), 4);
+        QCOMPARE(w.logLines(), ExampleLines.mid(0, 4));
+        // Delete on grace's line: bjarne's check would now say definitely not, and alan's too.
+        w.enqueue(TeachWindow::Action::Check, QStringLiteral("bjarne"));
+        QTRY_VERIFY(w.idle());
+        auto *log = w.findChild<QListWidget *>(QStringLiteral("teachLog"));
+        log->setFocus();
+        log->setCurrentRow(1);
+        QTest::keyClick(log, Qt::Key_Delete);
+        QTRY_COMPARE(w.timelineSize(), 4);
+        QTRY_VERIFY(w.idle());
+        QCOMPARE(w.filter().names(), QList<QByteArray>{"ada"});
+        QVERIFY2(w.logLines().last().startsWith(QLatin1String("check bjarne")) &&
+                     w.logLines().last().contains(QLatin1String("definitely not")),
+                 qPrintable(w.logLines().join(QLatin1Char('\n'))));
     }
 
     /** Issue 48: one model for the article's filter: the status line said 0.0306 (the approximation),

@@ -269,7 +269,10 @@ QString SandboxFilter::Trace::explain() const
     if (added) {
         if (addedAs == name || addedAs.isEmpty())
             return QStringLiteral("%1: all set, and %2 was added").arg(whereText, QString::fromUtf8(name));
-        return QStringLiteral("%1: all set, and %2 was added (lower(\"%3\") is \"%4\": one name to username_bits)")
+        // Both spellings, each lowered: lower("İstanbul") = lower("istanbul") = "istanbul" (it said
+        // lower("istanbul") is "istanbul", which explains nothing).
+        return QStringLiteral(
+                   "%1: all set, and %2 was added (lower(\"%2\") = lower(\"%3\") = \"%4\": one name to username_bits)")
             .arg(whereText, QString::fromUtf8(addedAs), QString::fromUtf8(name), QString::fromUtf8(hashed));
     }
     return QStringLiteral("%1: all set, but %2 was never added - a false positive: its bits were set by %3")

@@ -56,6 +56,14 @@ void Timeline::clear()
     mEntries.clear();
 }
 
+bool Timeline::remove(qsizetype index)
+{
+    if (index < 0 || index >= mEntries.size())
+        return false;
+    mEntries.removeAt(index);
+    return true;
+}
+
 void Timeline::setFilter(const SandboxFilter &empty)
 {
     mEmpty = empty.emptyCopy();

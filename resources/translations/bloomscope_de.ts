@@ -3048,10 +3048,6 @@ Chunk-FPR %3</translation>
         <translation>Was geschah</translation>
     </message>
     <message>
-        <source>Click a line, or Enter on it, to see the filter as it was after that entry</source>
-        <translation>Eine Zeile anklicken oder darauf Enter drücken, um den Filter nach diesem Eintrag zu sehen</translation>
-    </message>
-    <message>
         <source>The timeline: what happened (false positives highlighted), then what is to come</source>
         <translation>Die Zeitleiste: was geschah (Falsch-Positive hervorgehoben), dann was noch kommt</translation>
     </message>
@@ -3226,6 +3222,18 @@ Chunk-FPR %3</translation>
     <message>
         <source>%1 of %2 bits set | FPR: model %3%4, measured %5 (5,000 never-added names)</source>
         <translation>%1 von %2 Bits gesetzt | FPR: Modell %3%4, gemessen %5 (5.000 nie hinzugefügte Namen)</translation>
+    </message>
+    <message>
+        <source>Remove the last entry</source>
+        <translation>Den letzten Eintrag entfernen</translation>
+    </message>
+    <message>
+        <source>Click a line, or Enter on it, to see the filter as it was after that entry; Delete removes it</source>
+        <translation>Eine Zeile anklicken oder darauf Enter drücken, um den Filter nach diesem Eintrag zu sehen; Entf entfernt sie</translation>
+    </message>
+    <message>
+        <source>Removed entry %1: %2 %3 (every later verdict asked again).</source>
+        <translation>Eintrag %1 entfernt: %2 %3 (jedes spätere Urteil neu gefragt).</translation>
     </message>
 </context>
 <context>

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSaveFile>
 #include <QScreen>
 #include <QStatusBar>
@@ -30,6 +31,16 @@ namespace {
 
 /** Presentation mode's type, against the desktop's. */
 constexpr double PresentationScale = 1.3;
+
+/** Gives the keyboard back to the widget that had it (the name field) when a file dialog closes. */
+struct FocusKeeper {
+    QPointer<QWidget> had = QApplication::focusWidget();
+    ~FocusKeeper()
+    {
+        if (had)
+            had->setFocus();
+    }
+};
 
 } // namespace
 
@@ -309,6 +320,7 @@ bool TeachWindow::exportLog(const QString &path, QString *error)
 
 void TeachWindow::chooseSave()
 {
+    const FocusKeeper focus;
     const QString path = chooseSaveFile(this, tr("Save the session"), QStringLiteral("bloom-session.json"),
                                         tr("Bloomscope sessions (*.json)"), QStringLiteral("json"));
     QString error;
@@ -318,6 +330,7 @@ void TeachWindow::chooseSave()
 
 void TeachWindow::chooseOpen()
 {
+    const FocusKeeper focus;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a session"), QString(),
                                                       tr("Bloomscope sessions (*.json);;All files (*)"));
     QString error;
@@ -327,6 +340,7 @@ void TeachWindow::chooseOpen()
 
 void TeachWindow::chooseExport()
 {
+    const FocusKeeper focus;
     const QString path = chooseSaveFile(this, tr("Export the window"), QStringLiteral("bloom.png"),
                                         tr("PNG images (*.png)"), QStringLiteral("png"));
     if (!path.isEmpty() && !exportPicture(path))
@@ -335,6 +349,7 @@ void TeachWindow::chooseExport()
 
 void TeachWindow::chooseSlide()
 {
+    const FocusKeeper focus;
     QString chosen;
     QString path = QFileDialog::getSaveFileName(this, tr("Export a slide"), QStringLiteral("bloom-slide.svg"),
                                                 tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"), &chosen);
@@ -353,6 +368,7 @@ void TeachWindow::chooseSlide()
 
 void TeachWindow::chooseLog()
 {
+    const FocusKeeper focus;
     const QString path = chooseSaveFile(this, tr("Export the log"), QStringLiteral("bloom-log.csv"),
                                         tr("CSV tables (*.csv)"), QStringLiteral("csv"));
     QString error;
