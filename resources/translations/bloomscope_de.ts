@@ -1701,10 +1701,6 @@ Chunk-FPR %3</translation>
         <translation>Keiner von %1 Kandidatennamen ist ein Falsch-Positiv: der Filter ist noch zu leer (%2 von %3 Bits gesetzt).</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; was never added, yet the filter says &lt;b&gt;maybe&lt;/b&gt;: %2 all set. It needs only %3 of the class&apos;s names: &lt;b&gt;%4&lt;/b&gt; set its bits. (%5 of %6 candidates tried are false positives: %7.)</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; wurde nie hinzugefügt, doch der Filter sagt &lt;b&gt;vielleicht&lt;/b&gt;: %2 alle gesetzt. Es braucht nur %3 der Namen der Klasse: &lt;b&gt;%4&lt;/b&gt; setzen seine Bits. (%5 von %6 probierten Kandidaten sind Falsch-Positive: %7.)</translation>
-    </message>
-    <message>
         <source>A Bloom filter cannot forget a name: its bits may be another name&apos;s too. Pick a name (the one whose deletion does the most harm is chosen) and delete it by zeroing its bits, then the same in a counting filter, where each bit is a counter.</source>
         <translation>Ein Bloom-Filter kann einen Namen nicht vergessen: seine Bits können auch die eines anderen Namens sein. Einen Namen wählen (vorgewählt ist der, dessen Löschen am meisten schadet) und ihn löschen, indem seine Bits auf null gesetzt werden, dann dasselbe in einem zählenden Filter, in dem jedes Bit ein Zähler ist.</translation>
     </message>
@@ -1766,6 +1762,26 @@ Chunk-FPR %3</translation>
     <message>
         <source> Not one of 20,000 never-added names checked maybe here: the rate is below the chart.</source>
         <translation> Keiner von 20.000 nie hinzugefügten Namen ergab hier vielleicht: die Rate liegt unterhalb des Diagramms.</translation>
+    </message>
+    <message>
+        <source>&amp;Add %1 for the class</source>
+        <translation>%1 für die Klasse &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; was never added, yet the filter says &lt;b&gt;maybe&lt;/b&gt;: its %2 are all set. It needs only 1 of the class&apos;s names: &lt;b&gt;%3&lt;/b&gt; alone set them all. No false positive needs fewer names, so the search stopped there.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; wurde nie hinzugefügt, doch der Filter sagt &lt;b&gt;vielleicht&lt;/b&gt;: seine Positionen (%2) sind alle gesetzt. Es braucht nur einen der Namen der Klasse: &lt;b&gt;%3&lt;/b&gt; allein hat sie alle gesetzt. Kein Falsch-Positiv braucht weniger Namen, darum hörte die Suche hier auf.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; was never added, yet the filter says &lt;b&gt;maybe&lt;/b&gt;: its %2 are all set. It needs only %3 of the class&apos;s names together: &lt;b&gt;%4&lt;/b&gt;. (%5 of %6 candidates tried are false positives: %7.)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; wurde nie hinzugefügt, doch der Filter sagt &lt;b&gt;vielleicht&lt;/b&gt;: seine Positionen (%2) sind alle gesetzt. Es braucht nur %3 der Namen der Klasse zusammen: &lt;b&gt;%4&lt;/b&gt;. (%5 von %6 probierten Kandidaten sind Falsch-Positive: %7.)</translation>
+    </message>
+    <message>
+        <source> &lt;b&gt;%1&lt;/b&gt; is one that names make together: &lt;b&gt;%2&lt;/b&gt; (check it in the timeline to see).</source>
+        <translation> &lt;b&gt;%1&lt;/b&gt; ist eines, das Namen zusammen ergeben: &lt;b&gt;%2&lt;/b&gt; (in der Zeitleiste prüfen, um es zu sehen).</translation>
+    </message>
+    <message>
+        <source> &lt;b&gt;Here no two names share a bit&lt;/b&gt;, so deleting any one of them forgets nobody. Add &lt;b&gt;%1&lt;/b&gt;: it shares bit %2 with %3, and deleting either then makes the other a false negative.</source>
+        <translation> &lt;b&gt;Hier teilen keine zwei Namen ein Bit&lt;/b&gt;, darum vergisst das Löschen eines von ihnen niemanden. &lt;b&gt;%1&lt;/b&gt; hinzufügen: es teilt Bit %2 mit %3, und das Löschen eines der beiden macht dann den anderen zu einem Falsch-Negativ.</translation>
     </message>
 </context>
 <context>

@@ -72,6 +72,10 @@ TeachWindow::TeachWindow(QWidget *parent)
         switchTab(0);
         mStep->enqueue(Timeline::Action::Check, name);
     });
+    connect(mLessons, &LessonsView::addInTimeline, this, [this](const QString &name) {
+        switchTab(0);
+        mStep->enqueue(Timeline::Action::Add, name);
+    });
 
     // Every action is on a key, and on the window itself too: presentation mode hides the menus.
     QMenu *file = menuBar()->addMenu(tr("&File"));
