@@ -968,6 +968,8 @@ private slots:
     {
         TeachWindow w;
         w.setStepMs(0);
+        if (!qEnvironmentVariableIsEmpty("BLOOMSCOPE_SHOT_DIR"))
+            w.resize(1280, 800);
         w.show();
         w.playReferenceExample();
         QTRY_VERIFY(w.idle());
@@ -980,8 +982,10 @@ private slots:
                      l->text().contains(QLatin1String("bjarne is one that names make together: ada and grace")) &&
                      !l->text().contains(QLatin1String("50.0%")),
                  qPrintable(l->text()));
+        shot(w, QStringLiteral("lessons-article-find.png"));
         l->showLesson(LessonsView::DeleteName);
         QVERIFY2(l->text().contains(QLatin1String("Here no two names share a bit")), qPrintable(l->text()));
+        shot(w, QStringLiteral("lessons-article-delete.png"));
         auto *share = l->findChild<QPushButton *>(QStringLiteral("lessonAddSharing"));
         QVERIFY(share->isVisible());
         QTest::mouseClick(share, Qt::LeftButton);
@@ -1001,6 +1005,8 @@ private slots:
     {
         TeachWindow w;
         w.setStepMs(0);
+        if (!qEnvironmentVariableIsEmpty("BLOOMSCOPE_SHOT_DIR"))
+            w.resize(1280, 800);
         w.show();
         w.playReferenceExample();
         QTRY_VERIFY(w.idle());
@@ -1009,9 +1015,11 @@ private slots:
         const QString status = w.findChild<StatusLabel *>()->text();
         QVERIFY2(status.contains(QLatin1String("model 0.0352")) && !status.contains(QLatin1String("0.0306")),
                  qPrintable(status));
+        shot(w, QStringLiteral("teach-status-model.png"));
         w.showLessons();
         LessonsView *l = w.lessonsView();
         l->showLesson(LessonsView::Theory);
+        shot(w, QStringLiteral("lessons-theory-bestk.png"));
         QLineSeries *modelCurve = nullptr, *best = nullptr;
         for (QAbstractSeries *s : l->findChild<QChartView *>()->chart()->series()) {
             if (s->name() == QLatin1String("model, k = 3"))
