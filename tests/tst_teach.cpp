@@ -6,6 +6,7 @@
 #include "postgres/pgconn.h"
 #include "style/statuslabel.h"
 #include "style/theme.h"
+#include "style/translators.h"
 #include "teach/bitgridwidget.h"
 #include "teach/compareview.h"
 #include "teach/lessons.h"
@@ -28,6 +29,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -37,6 +39,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTranslator>
 
 #include <bit>
 #include <functional>
@@ -355,8 +358,24 @@ private slots:
 
     /** Issue 36, 5: presentation mode (F11) fits the screen - the projector's 1280 x 720 at scale 2 is
      *  640 x 360 (tst_teach_projector) - with every control whole, and the grid legible at m = 64..512. */
+    void presentationFitsTheScreen_data()
+    {
+        QTest::addColumn<QLocale>("language");
+        QTest::newRow("English") << QLocale(QLocale::English, QLocale::UnitedStates);
+        // Issue 48: German scrolled sideways at 1280 x 720, scale 2, on all three tabs.
+        QTest::newRow("German") << QLocale(QLocale::German, QLocale::Germany);
+    }
+
     void presentationFitsTheScreen()
     {
+        QFETCH(QLocale, language);
+        translators::install(language);
+        const auto english = qScopeGuard([] { // the other tests read English: no translator at all
+            for (QTranslator *t : qApp->findChildren<QTranslator *>()) {
+                QCoreApplication::removeTranslator(t);
+                delete t;
+            }
+        });
         TeachWindow w;
         w.setStepMs(0);
         w.show();
@@ -372,7 +391,7 @@ private slots:
         QVERIFY(w.presentation());
         QTRY_COMPARE(w.geometry(), w.screen()->geometry());
         QTest::qWait(50);
-        const QString scale;
+        const QString scale = language.language() == QLocale::German ? QStringLiteral("-de") : QString();
         shot(w, QStringLiteral("presentation%1.png").arg(scale));
         QStringList bad = outside(w);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QStringLiteral("; "))));

@@ -1783,6 +1783,10 @@ Chunk-FPR %3</translation>
         <source> &lt;b&gt;Here no two names share a bit&lt;/b&gt;, so deleting any one of them forgets nobody. Add &lt;b&gt;%1&lt;/b&gt;: it shares bit %2 with %3, and deleting either then makes the other a false negative.</source>
         <translation> &lt;b&gt;Hier teilen keine zwei Namen ein Bit&lt;/b&gt;, darum vergisst das Löschen eines von ihnen niemanden. &lt;b&gt;%1&lt;/b&gt; hinzufügen: es teilt Bit %2 mit %3, und das Löschen eines der beiden macht dann den anderen zu einem Falsch-Negativ.</translation>
     </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 und %2</translation>
+    </message>
 </context>
 <context>
     <name>bloom::MainWindow</name>
@@ -3250,6 +3254,10 @@ Chunk-FPR %3</translation>
     <message>
         <source>Removed entry %1: %2 %3 (every later verdict asked again).</source>
         <translation>Eintrag %1 entfernt: %2 %3 (jedes spätere Urteil neu gefragt).</translation>
+    </message>
+    <message>
+        <source>a name: Enter adds, Ctrl+Enter checks</source>
+        <translation>ein Name: Enter fügt hinzu, Strg+Enter prüft</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 
 #include <QChartView>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
@@ -41,7 +42,8 @@ QString names(const QList<QByteArray> &list)
     if (s.size() <= 1)
         return s.join(QString());
     const QString last = s.takeLast();
-    return s.join(QStringLiteral(", ")) + QStringLiteral(" and ") + last;
+    // "ada and grace", "ada und grace": the joining word is the language's.
+    return QCoreApplication::translate("bloom::LessonsView", "%1 and %2").arg(s.join(QStringLiteral(", ")), last);
 }
 
 QString percent(double v)
@@ -88,18 +90,25 @@ LessonsView::LessonsView(QWidget *parent)
     mPlain->setObjectName(QStringLiteral("lessonDeletePlain"));
     mCounting = new QPushButton(tr("The same in a c&ounting filter"), deletePage);
     mCounting->setObjectName(QStringLiteral("lessonDeleteCounting"));
-    auto *deleteRow = new QHBoxLayout(deletePage);
-    deleteRow->setContentsMargins(0, 0, 0, 0);
+    auto *deleteRows = new QVBoxLayout(deletePage);
+    deleteRows->setContentsMargins(0, 0, 0, 0);
+    auto *deleteRow = new QHBoxLayout;
+    deleteRows->addLayout(deleteRow);
     deleteRow->addWidget(mVictim);
     deleteRow->addWidget(mPlain);
-    deleteRow->addWidget(mCounting);
+
     // When no two names share a bit (the article's ada and grace) no deletion harms anyone: the lesson
     // offers a name that shares one.
     mShare = new QPushButton(deletePage);
     mShare->setObjectName(QStringLiteral("lessonAddSharing"));
     mShare->setVisible(false);
-    deleteRow->addWidget(mShare);
     deleteRow->addStretch(1);
+    // A second row: the counting filter and the offered name (one row was wider than a projector in German).
+    auto *shareRow = new QHBoxLayout;
+    shareRow->addWidget(mCounting);
+    shareRow->addWidget(mShare);
+    shareRow->addStretch(1);
+    deleteRows->addLayout(shareRow);
     connect(mShare, &QPushButton::clicked, this, [this] {
         if (!mSharing.isEmpty())
             emit addInTimeline(QString::fromUtf8(mSharing));

@@ -533,6 +533,11 @@ void StepPage::setPresentation(bool on)
     mPresentation = on;
     mFilterBar->setVisible(!on);
     mSpeedBox->setVisible(!on);
+    // The projector's row holds the field and the transport: Add and Check keep their keys (Enter,
+    // Ctrl+Enter), which the field's text says (German's longer labels pushed the row off the screen).
+    mAdd->setVisible(!on);
+    mCheck->setVisible(!on);
+    mName->setPlaceholderText(on ? tr("a name: Enter adds, Ctrl+Enter checks") : tr("a name, e.g. ada"));
     mLogTitle->setVisible(!on);
     // The log under the grid, so the grid and the hash lines have the projector's whole width.
     mSplit->setOrientation(on ? Qt::Vertical : Qt::Horizontal);

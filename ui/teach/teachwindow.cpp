@@ -249,9 +249,16 @@ void TeachWindow::setPresentation(bool on)
     mStep->setPresentation(on);
     mCompare->setPresentation(on);
     mLessons->setPresentation(on);
+    // Long tab titles (German) shrink with an ellipsis rather than scroll on a projector.
+    mTabs->setUsesScrollButtons(!on);
+    mTabs->setElideMode(on ? Qt::ElideRight : Qt::ElideNone);
     if (on) {
         mNormalGeometry = geometry();
         showFullScreen();
+        // Without a window manager nothing acts on the full-screen request (the window stayed at
+        // 1152 x 648 on a 1280 x 720 projector): the window takes its screen's whole area itself.
+        if (const QScreen *s = screen())
+            setGeometry(s->geometry());
     } else {
         showNormal();
         if (mNormalGeometry.isValid())
