@@ -4,6 +4,7 @@
 #include "common/printable.h"
 #include "model/name.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -107,7 +108,8 @@ QList<SandboxFilter::Trace> Timeline::traces() const
 
 QString Timeline::line(Action action, const SandboxFilter::Trace &t)
 {
-    return action == Action::Add ? QStringLiteral("add ") + t.describeAdd() : QStringLiteral("check ") + t.explain();
+    return action == Action::Add ? QCoreApplication::translate("bloom", "add %1").arg(t.describeAdd())
+                                 : QCoreApplication::translate("bloom", "check %1").arg(t.explain());
 }
 
 QJsonObject Timeline::toJson(qsizetype position) const

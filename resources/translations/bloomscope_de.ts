@@ -260,6 +260,50 @@ Behebung: %2</translation>
         <source>a lecture&apos;s names are short: type a shorter one</source>
         <translation>die Namen einer Vorlesung sind kurz: einen kürzeren eingeben</translation>
     </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 und %2</translation>
+    </message>
+    <message>
+        <source>bit %1</source>
+        <translation>Bit %1</translation>
+    </message>
+    <message>
+        <source>bits %1</source>
+        <translation>Bits %1</translation>
+    </message>
+    <message>
+        <source>chunk %1, %2</source>
+        <translation>Chunk %1, %2</translation>
+    </message>
+    <message>
+        <source>%1: bits %2 are 0, definitely not added</source>
+        <translation>%1: Bits %2 sind 0, sicher nicht hinzugefügt</translation>
+    </message>
+    <message>
+        <source>%1: bit %2 is 0, definitely not added</source>
+        <translation>%1: Bit %2 ist 0, sicher nicht hinzugefügt</translation>
+    </message>
+    <message>
+        <source>%1: all set, and %2 was added</source>
+        <translation>%1: alle gesetzt, und %2 wurde hinzugefügt</translation>
+    </message>
+    <message>
+        <source>%1: all set, and %2 was added (lower(&quot;%2&quot;) = lower(&quot;%3&quot;) = &quot;%4&quot;: one name to username_bits)</source>
+        <translation>%1: alle gesetzt, und %2 wurde hinzugefügt (lower(&quot;%2&quot;) = lower(&quot;%3&quot;) = &quot;%4&quot;: ein Name für username_bits)</translation>
+    </message>
+    <message>
+        <source>%1: all set, but %2 was never added - a false positive: its bits were set by %3</source>
+        <translation>%1: alle gesetzt, aber %2 wurde nie hinzugefügt - ein Falsch-Positiv: seine Bits wurden von %3 gesetzt</translation>
+    </message>
+    <message>
+        <source>add %1</source>
+        <translation>Hinzufügen %1</translation>
+    </message>
+    <message>
+        <source>check %1</source>
+        <translation>Prüfen %1</translation>
+    </message>
 </context>
 <context>
     <name>bloom::AdminActions</name>
