@@ -1831,6 +1831,10 @@ Chunk-FPR %3</translation>
         <source>%1 and %2</source>
         <translation>%1 und %2</translation>
     </message>
+    <message>
+        <source>Add a name that shares a bit</source>
+        <translation>Einen Namen hinzufügen, der ein Bit teilt</translation>
+    </message>
 </context>
 <context>
     <name>bloom::MainWindow</name>

@@ -101,6 +101,7 @@ LessonsView::LessonsView(QWidget *parent)
     // offers a name that shares one.
     mShare = new QPushButton(deletePage);
     mShare->setObjectName(QStringLiteral("lessonAddSharing"));
+    mShare->setAccessibleName(tr("Add a name that shares a bit"));
     mShare->setVisible(false);
     deleteRow->addStretch(1);
     // A second row: the counting filter and the offered name (one row was wider than a projector in German).
