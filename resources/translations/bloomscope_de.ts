@@ -1820,10 +1820,6 @@ Chunk-FPR %3</translation>
         <translation>&lt;b&gt;%1&lt;/b&gt; wurde nie hinzugefügt, doch der Filter sagt &lt;b&gt;vielleicht&lt;/b&gt;: seine Positionen (%2) sind alle gesetzt. Es braucht nur %3 der Namen der Klasse zusammen: &lt;b&gt;%4&lt;/b&gt;. (%5 von %6 probierten Kandidaten sind Falsch-Positive: %7.)</translation>
     </message>
     <message>
-        <source> &lt;b&gt;%1&lt;/b&gt; is one that names make together: &lt;b&gt;%2&lt;/b&gt; (check it in the timeline to see).</source>
-        <translation> &lt;b&gt;%1&lt;/b&gt; ist eines, das Namen zusammen ergeben: &lt;b&gt;%2&lt;/b&gt; (in der Zeitleiste prüfen, um es zu sehen).</translation>
-    </message>
-    <message>
         <source> &lt;b&gt;Here no two names share a bit&lt;/b&gt;, so deleting any one of them forgets nobody. Add &lt;b&gt;%1&lt;/b&gt;: it shares bit %2 with %3, and deleting either then makes the other a false negative.</source>
         <translation> &lt;b&gt;Hier teilen keine zwei Namen ein Bit&lt;/b&gt;, darum vergisst das Löschen eines von ihnen niemanden. &lt;b&gt;%1&lt;/b&gt; hinzufügen: es teilt Bit %2 mit %3, und das Löschen eines der beiden macht dann den anderen zu einem Falsch-Negativ.</translation>
     </message>
@@ -1834,6 +1830,10 @@ Chunk-FPR %3</translation>
     <message>
         <source>Add a name that shares a bit</source>
         <translation>Einen Namen hinzufügen, der ein Bit teilt</translation>
+    </message>
+    <message>
+        <source> &lt;b&gt;%1&lt;/b&gt; is one that names make together: &lt;b&gt;%2&lt;/b&gt; (the button checks %3; type %1 on the first tab and press Ctrl+Enter to check it).</source>
+        <translation> &lt;b&gt;%1&lt;/b&gt; ist eines, das Namen zusammen ergeben: &lt;b&gt;%2&lt;/b&gt; (die Schaltfläche prüft %3; %1 auf dem ersten Reiter eingeben und Strg+Enter drücken, um es zu prüfen).</translation>
     </message>
 </context>
 <context>

@@ -325,8 +325,10 @@ void LessonsView::refresh()
                            QString::number(mFound->falsePositives), QString::number(mFound->tried),
                            percent(double(mFound->falsePositives) / double(qMax<qsizetype>(1, mFound->tried))));
         if (mFound->cover.size() == 1 && !mFound->together.isEmpty())
-            text += tr(" <b>%1</b> is one that names make together: <b>%2</b> (check it in the timeline to see).")
-                        .arg(QString::fromUtf8(mFound->together).toHtmlEscaped(), names(mFound->togetherCover));
+            text += tr(" <b>%1</b> is one that names make together: <b>%2</b> (the button checks %3; type %1 on the "
+                       "first tab and press Ctrl+Enter to check it).")
+                        .arg(QString::fromUtf8(mFound->together).toHtmlEscaped(), names(mFound->togetherCover),
+                             QString::fromUtf8(mFound->name).toHtmlEscaped());
         mText->setText(text);
         return;
     }
