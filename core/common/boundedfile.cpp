@@ -57,7 +57,8 @@ Result<QByteArray> readBoundedFile(const QString &path, qint64 maxBytes, const Q
         return makeError(
             ErrorKind::BadInput,
             QStringLiteral("%1 %2 is %3, not a regular file: nothing was read").arg(what, path, kindOf(st.st_mode)),
-            QStringLiteral("give the path of a file (save the pipe's output to a file first)"));
+            S_ISFIFO(st.st_mode) ? QStringLiteral("give the path of a file (save the pipe's output to a file first)")
+                                 : QStringLiteral("give the path of a regular file"));
     if (st.st_size > maxBytes)
         return makeError(ErrorKind::BadInput,
                          QStringLiteral("%1 %2 is %3; it may be at most %4: nothing was read")

@@ -82,18 +82,43 @@ FoundFalsePositive findFalsePositive(const SandboxFilter &f, qsizetype budget, q
             continue;
         ++out.falsePositives;
         const QList<int> cover = fewestNamesCovering(f, t->positions);
-        if (!out.found || cover.size() < out.cover.size()) {
+        if (cover.size() >= 2 && out.together.isEmpty()) {
+            out.together = name;
+            for (int who : cover)
+                out.togetherCover << f.names().at(who);
+        }
+        const bool single = out.found && out.cover.size() == 1;
+        if (!single && (!out.found || cover.size() < out.cover.size())) {
             out.found = true;
             out.name = name;
             out.trace = *t;
             out.cover.clear();
             for (int who : cover)
                 out.cover << f.names().at(who);
-            if (cover.size() == 1)
-                break; // none needs fewer than one name
         }
+        if (out.cover.size() == 1 && !out.together.isEmpty())
+            break; // none needs fewer than one name, and one made by several is shown too
     }
     return out;
+}
+
+QByteArray nameSharingABit(const SandboxFilter &f, QByteArray *with, quint64 *bit)
+{
+    for (qsizetype i = 0; i < 2000 && !f.names().isEmpty(); ++i) {
+        const QByteArray name = candidate(i);
+        if (f.contains(name))
+            continue;
+        const auto t = f.check(name);
+        for (quint64 p : t->positions)
+            if (!f.owners(p).isEmpty()) {
+                if (with)
+                    *with = f.names().at(f.owners(p).first());
+                if (bit)
+                    *bit = t->shown(p);
+                return name;
+            }
+    }
+    return {};
 }
 
 QList<QByteArray> Deletion::falseNegatives() const

@@ -31,6 +31,10 @@ struct FoundFalsePositive {
     QList<QByteArray> cover;      ///< the fewest added names that set its bits, in the order added
     qsizetype tried = 0;          ///< candidates checked (never-added ones)
     qsizetype falsePositives = 0; ///< of those, how many check "maybe"
+    /** The first false positive that needs two names or more (the article's bjarne: ada and grace
+     *  together), looked for on past a single-name one within the same limits; empty if none. */
+    QByteArray together;
+    QList<QByteArray> togetherCover;
 };
 
 /** The false positives findFalsePositive() explains at most: each costs a search for its cover, and in
@@ -62,6 +66,11 @@ struct Deletion {
 };
 
 Result<Deletion> deleteName(const SandboxFilter &f, const QByteArray &name);
+
+/** A name never added that shares a bit with an added one: added, a deletion of either forgets the
+ *  other. The first of the candidates (empty when none of the first 2,000 does); `with` and `bit`
+ *  (as the lesson tells it) say which. */
+QByteArray nameSharingABit(const SandboxFilter &f, QByteArray *with = nullptr, quint64 *bit = nullptr);
 
 /** The added name whose deletion (bits zeroed) leaves the most false negatives; ties: the first
  *  added. Empty for an empty filter. */

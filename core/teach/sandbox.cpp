@@ -28,7 +28,7 @@ QString joinNames(const QList<QByteArray> &names)
     if (s.size() <= 1)
         return s.join(QString());
     const QString last = s.takeLast();
-    return s.join(QStringLiteral(", ")) + QStringLiteral(" and ") + last;
+    return QCoreApplication::translate("bloom", "%1 and %2").arg(s.join(QStringLiteral(", ")), last);
 }
 
 } // namespace
@@ -221,9 +221,11 @@ QString SandboxFilter::Trace::where() const
     QStringList pos;
     for (quint64 p : shownSorted())
         pos << QString::number(p);
-    const QString bits =
-        (pos.size() == 1 ? QStringLiteral("bit ") : QStringLiteral("bits ")) + pos.join(QStringLiteral(", "));
-    return chunkBits ? QStringLiteral("chunk %1, %2").arg(QString::number(chunk), bits) : bits;
+    // The log's words in the window's language (a German lecture reads "Bits 5, 13, 14").
+    const QString bits = pos.size() == 1
+                             ? QCoreApplication::translate("bloom", "bit %1").arg(pos.value(0))
+                             : QCoreApplication::translate("bloom", "bits %1").arg(pos.join(QStringLiteral(", ")));
+    return chunkBits ? QCoreApplication::translate("bloom", "chunk %1, %2").arg(QString::number(chunk), bits) : bits;
 }
 
 QString SandboxFilter::Trace::describeAdd() const
@@ -260,17 +262,24 @@ QString SandboxFilter::Trace::explain() const
         QStringList zero;
         for (quint64 p : zeroSorted)
             zero << QString::number(p);
-        return QStringLiteral("%1: bit%2 %3 %4 0, definitely not added")
-            .arg(whereText, zero.size() > 1 ? QStringLiteral("s") : QString(), zero.join(QStringLiteral(", ")),
-                 zero.size() > 1 ? QStringLiteral("are") : QStringLiteral("is"));
+        return zero.size() > 1 ? QCoreApplication::translate("bloom", "%1: bits %2 are 0, definitely not added")
+                                     .arg(whereText, zero.join(QStringLiteral(", ")))
+                               : QCoreApplication::translate("bloom", "%1: bit %2 is 0, definitely not added")
+                                     .arg(whereText, zero.value(0));
     }
     if (added) {
         if (addedAs == name || addedAs.isEmpty())
-            return QStringLiteral("%1: all set, and %2 was added").arg(whereText, QString::fromUtf8(name));
-        return QStringLiteral("%1: all set, and %2 was added (lower(\"%3\") is \"%4\": one name to username_bits)")
+            return QCoreApplication::translate("bloom", "%1: all set, and %2 was added")
+                .arg(whereText, QString::fromUtf8(name));
+        // Both spellings, each lowered: lower("İstanbul") = lower("istanbul") = "istanbul" (it said
+        // lower("istanbul") is "istanbul", which explains nothing).
+        return QCoreApplication::translate(
+                   "bloom",
+                   "%1: all set, and %2 was added (lower(\"%2\") = lower(\"%3\") = \"%4\": one name to username_bits)")
             .arg(whereText, QString::fromUtf8(addedAs), QString::fromUtf8(name), QString::fromUtf8(hashed));
     }
-    return QStringLiteral("%1: all set, but %2 was never added - a false positive: its bits were set by %3")
+    return QCoreApplication::translate(
+               "bloom", "%1: all set, but %2 was never added - a false positive: its bits were set by %3")
         .arg(whereText, QString::fromUtf8(name), joinNames(setBy));
 }
 

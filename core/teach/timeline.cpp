@@ -4,6 +4,7 @@
 #include "common/printable.h"
 #include "model/name.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -56,6 +57,14 @@ void Timeline::clear()
     mEntries.clear();
 }
 
+bool Timeline::remove(qsizetype index)
+{
+    if (index < 0 || index >= mEntries.size())
+        return false;
+    mEntries.removeAt(index);
+    return true;
+}
+
 void Timeline::setFilter(const SandboxFilter &empty)
 {
     mEmpty = empty.emptyCopy();
@@ -99,7 +108,8 @@ QList<SandboxFilter::Trace> Timeline::traces() const
 
 QString Timeline::line(Action action, const SandboxFilter::Trace &t)
 {
-    return action == Action::Add ? QStringLiteral("add ") + t.describeAdd() : QStringLiteral("check ") + t.explain();
+    return action == Action::Add ? QCoreApplication::translate("bloom", "add %1").arg(t.describeAdd())
+                                 : QCoreApplication::translate("bloom", "check %1").arg(t.explain());
 }
 
 QJsonObject Timeline::toJson(qsizetype position) const

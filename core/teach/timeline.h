@@ -39,6 +39,8 @@ public:
      *  (SandboxFilter::validateLectureName) and past MaxEntries. */
     Result<qsizetype> append(Action action, const QByteArray &name, Origin origin = Origin::Class);
     void clear();
+    /** Removes entry `index` (false when there is none): the later entries stay, in order. */
+    bool remove(qsizetype index);
     /** The same entries in another filter (every state and verdict recomputed). */
     void setFilter(const SandboxFilter &empty);
 

@@ -260,6 +260,50 @@ Behebung: %2</translation>
         <source>a lecture&apos;s names are short: type a shorter one</source>
         <translation>die Namen einer Vorlesung sind kurz: einen kürzeren eingeben</translation>
     </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 und %2</translation>
+    </message>
+    <message>
+        <source>bit %1</source>
+        <translation>Bit %1</translation>
+    </message>
+    <message>
+        <source>bits %1</source>
+        <translation>Bits %1</translation>
+    </message>
+    <message>
+        <source>chunk %1, %2</source>
+        <translation>Chunk %1, %2</translation>
+    </message>
+    <message>
+        <source>%1: bits %2 are 0, definitely not added</source>
+        <translation>%1: Bits %2 sind 0, sicher nicht hinzugefügt</translation>
+    </message>
+    <message>
+        <source>%1: bit %2 is 0, definitely not added</source>
+        <translation>%1: Bit %2 ist 0, sicher nicht hinzugefügt</translation>
+    </message>
+    <message>
+        <source>%1: all set, and %2 was added</source>
+        <translation>%1: alle gesetzt, und %2 wurde hinzugefügt</translation>
+    </message>
+    <message>
+        <source>%1: all set, and %2 was added (lower(&quot;%2&quot;) = lower(&quot;%3&quot;) = &quot;%4&quot;: one name to username_bits)</source>
+        <translation>%1: alle gesetzt, und %2 wurde hinzugefügt (lower(&quot;%2&quot;) = lower(&quot;%3&quot;) = &quot;%4&quot;: ein Name für username_bits)</translation>
+    </message>
+    <message>
+        <source>%1: all set, but %2 was never added - a false positive: its bits were set by %3</source>
+        <translation>%1: alle gesetzt, aber %2 wurde nie hinzugefügt - ein Falsch-Positiv: seine Bits wurden von %3 gesetzt</translation>
+    </message>
+    <message>
+        <source>add %1</source>
+        <translation>Hinzufügen %1</translation>
+    </message>
+    <message>
+        <source>check %1</source>
+        <translation>Prüfen %1</translation>
+    </message>
 </context>
 <context>
     <name>bloom::AdminActions</name>
@@ -1907,10 +1951,6 @@ Chunk-FPR %3</translation>
         <translation>Keiner von %1 Kandidatennamen ist ein Falsch-Positiv: der Filter ist noch zu leer (%2 von %3 Bits gesetzt).</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; was never added, yet the filter says &lt;b&gt;maybe&lt;/b&gt;: %2 all set. It needs only %3 of the class&apos;s names: &lt;b&gt;%4&lt;/b&gt; set its bits. (%5 of %6 candidates tried are false positives: %7.)</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; wurde nie hinzugefügt, doch der Filter sagt &lt;b&gt;vielleicht&lt;/b&gt;: %2 alle gesetzt. Es braucht nur %3 der Namen der Klasse: &lt;b&gt;%4&lt;/b&gt; setzen seine Bits. (%5 von %6 probierten Kandidaten sind Falsch-Positive: %7.)</translation>
-    </message>
-    <message>
         <source>A Bloom filter cannot forget a name: its bits may be another name&apos;s too. Pick a name (the one whose deletion does the most harm is chosen) and delete it by zeroing its bits, then the same in a counting filter, where each bit is a counter.</source>
         <translation>Ein Bloom-Filter kann einen Namen nicht vergessen: seine Bits können auch die eines anderen Namens sein. Einen Namen wählen (vorgewählt ist der, dessen Löschen am meisten schadet) und ihn löschen, indem seine Bits auf null gesetzt werden, dann dasselbe in einem zählenden Filter, in dem jedes Bit ein Zähler ist.</translation>
     </message>
@@ -1972,6 +2012,34 @@ Chunk-FPR %3</translation>
     <message>
         <source> Not one of 20,000 never-added names checked maybe here: the rate is below the chart.</source>
         <translation> Keiner von 20.000 nie hinzugefügten Namen ergab hier vielleicht: die Rate liegt unterhalb des Diagramms.</translation>
+    </message>
+    <message>
+        <source>&amp;Add %1 for the class</source>
+        <translation>%1 für die Klasse &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; was never added, yet the filter says &lt;b&gt;maybe&lt;/b&gt;: its %2 are all set. It needs only 1 of the class&apos;s names: &lt;b&gt;%3&lt;/b&gt; alone set them all. No false positive needs fewer names, so the search stopped there.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; wurde nie hinzugefügt, doch der Filter sagt &lt;b&gt;vielleicht&lt;/b&gt;: seine Positionen (%2) sind alle gesetzt. Es braucht nur einen der Namen der Klasse: &lt;b&gt;%3&lt;/b&gt; allein hat sie alle gesetzt. Kein Falsch-Positiv braucht weniger Namen, darum hörte die Suche hier auf.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; was never added, yet the filter says &lt;b&gt;maybe&lt;/b&gt;: its %2 are all set. It needs only %3 of the class&apos;s names together: &lt;b&gt;%4&lt;/b&gt;. (%5 of %6 candidates tried are false positives: %7.)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; wurde nie hinzugefügt, doch der Filter sagt &lt;b&gt;vielleicht&lt;/b&gt;: seine Positionen (%2) sind alle gesetzt. Es braucht nur %3 der Namen der Klasse zusammen: &lt;b&gt;%4&lt;/b&gt;. (%5 von %6 probierten Kandidaten sind Falsch-Positive: %7.)</translation>
+    </message>
+    <message>
+        <source> &lt;b&gt;Here no two names share a bit&lt;/b&gt;, so deleting any one of them forgets nobody. Add &lt;b&gt;%1&lt;/b&gt;: it shares bit %2 with %3, and deleting either then makes the other a false negative.</source>
+        <translation> &lt;b&gt;Hier teilen keine zwei Namen ein Bit&lt;/b&gt;, darum vergisst das Löschen eines von ihnen niemanden. &lt;b&gt;%1&lt;/b&gt; hinzufügen: es teilt Bit %2 mit %3, und das Löschen eines der beiden macht dann den anderen zu einem Falsch-Negativ.</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 und %2</translation>
+    </message>
+    <message>
+        <source>Add a name that shares a bit</source>
+        <translation>Einen Namen hinzufügen, der ein Bit teilt</translation>
+    </message>
+    <message>
+        <source> &lt;b&gt;%1&lt;/b&gt; is one that names make together: &lt;b&gt;%2&lt;/b&gt; (the button checks %3; type %1 on the first tab and press Ctrl+Enter to check it).</source>
+        <translation> &lt;b&gt;%1&lt;/b&gt; ist eines, das Namen zusammen ergeben: &lt;b&gt;%2&lt;/b&gt; (die Schaltfläche prüft %3; %1 auf dem ersten Reiter eingeben und Strg+Enter drücken, um es zu prüfen).</translation>
     </message>
 </context>
 <context>
@@ -3254,10 +3322,6 @@ Chunk-FPR %3</translation>
         <translation>Was geschah</translation>
     </message>
     <message>
-        <source>Click a line, or Enter on it, to see the filter as it was after that entry</source>
-        <translation>Eine Zeile anklicken oder darauf Enter drücken, um den Filter nach diesem Eintrag zu sehen</translation>
-    </message>
-    <message>
         <source>The timeline: what happened (false positives highlighted), then what is to come</source>
         <translation>Die Zeitleiste: was geschah (Falsch-Positive hervorgehoben), dann was noch kommt</translation>
     </message>
@@ -3432,6 +3496,22 @@ Chunk-FPR %3</translation>
     <message>
         <source>%1 of %2 bits set | FPR: model %3%4, measured %5 (5,000 never-added names)</source>
         <translation>%1 von %2 Bits gesetzt | FPR: Modell %3%4, gemessen %5 (5.000 nie hinzugefügte Namen)</translation>
+    </message>
+    <message>
+        <source>Remove the last entry</source>
+        <translation>Den letzten Eintrag entfernen</translation>
+    </message>
+    <message>
+        <source>Click a line, or Enter on it, to see the filter as it was after that entry; Delete removes it</source>
+        <translation>Eine Zeile anklicken oder darauf Enter drücken, um den Filter nach diesem Eintrag zu sehen; Entf entfernt sie</translation>
+    </message>
+    <message>
+        <source>Removed entry %1: %2 %3 (every later verdict asked again).</source>
+        <translation>Eintrag %1 entfernt: %2 %3 (jedes spätere Urteil neu gefragt).</translation>
+    </message>
+    <message>
+        <source>a name: Enter adds, Ctrl+Enter checks</source>
+        <translation>ein Name: Enter fügt hinzu, Strg+Enter prüft</translation>
     </message>
 </context>
 <context>

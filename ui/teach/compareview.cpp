@@ -101,7 +101,8 @@ CompareView::CompareView(QWidget *parent)
     controls->addWidget(mSize);
     controls->addWidget(mK);
     controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("names:"), this));
+    mNamesCaption = new QLabel(tr("names:"), this);
+    controls->addWidget(mNamesCaption);
     controls->addWidget(mN, 1);
     controls->addWidget(mNLabel);
     controls->addWidget(mBitsButton);
@@ -239,6 +240,12 @@ void CompareView::setPresentation(bool on)
     // The projector has room for the chart or the two bit arrays, one at a time (the button swaps).
     mPresentation = on;
     mBitsButton->setVisible(on);
+    // The projector's one row: the size box shrinks and the slider's caption goes (German's longer
+    // words pushed the row off the screen); the slider keeps its accessible name.
+    mNamesCaption->setVisible(!on);
+    mSize->setSizeAdjustPolicy(on ? QComboBox::AdjustToMinimumContentsLengthWithIcon
+                                  : QComboBox::AdjustToContentsOnFirstShow);
+    mSize->setMinimumContentsLength(on ? 6 : 0);
     // No room for a legend of seven entries: the summary's first line is the key.
     mChartView->chart()->legend()->setVisible(!on);
     mFprAxis->setTitleText(on ? tr("FPR") : tr("false-positive rate (none drawn below 1e-5)"));

@@ -78,6 +78,7 @@ private:
     QSpinBox *mK = nullptr;
     QSlider *mN = nullptr;
     QLabel *mNLabel = nullptr;
+    QLabel *mNamesCaption = nullptr;
     QLabel *mSummary = nullptr;
     QToolButton *mBitsButton = nullptr;
     QWidget *mGrids = nullptr;

@@ -6,6 +6,7 @@
 
 #include <QChartView>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
@@ -41,7 +42,8 @@ QString names(const QList<QByteArray> &list)
     if (s.size() <= 1)
         return s.join(QString());
     const QString last = s.takeLast();
-    return s.join(QStringLiteral(", ")) + QStringLiteral(" and ") + last;
+    // "ada and grace", "ada und grace": the joining word is the language's.
+    return QCoreApplication::translate("bloom::LessonsView", "%1 and %2").arg(s.join(QStringLiteral(", ")), last);
 }
 
 QString percent(double v)
@@ -88,12 +90,30 @@ LessonsView::LessonsView(QWidget *parent)
     mPlain->setObjectName(QStringLiteral("lessonDeletePlain"));
     mCounting = new QPushButton(tr("The same in a c&ounting filter"), deletePage);
     mCounting->setObjectName(QStringLiteral("lessonDeleteCounting"));
-    auto *deleteRow = new QHBoxLayout(deletePage);
-    deleteRow->setContentsMargins(0, 0, 0, 0);
+    auto *deleteRows = new QVBoxLayout(deletePage);
+    deleteRows->setContentsMargins(0, 0, 0, 0);
+    auto *deleteRow = new QHBoxLayout;
+    deleteRows->addLayout(deleteRow);
     deleteRow->addWidget(mVictim);
     deleteRow->addWidget(mPlain);
-    deleteRow->addWidget(mCounting);
+
+    // When no two names share a bit (the article's ada and grace) no deletion harms anyone: the lesson
+    // offers a name that shares one.
+    mShare = new QPushButton(deletePage);
+    mShare->setObjectName(QStringLiteral("lessonAddSharing"));
+    mShare->setAccessibleName(tr("Add a name that shares a bit"));
+    mShare->setVisible(false);
     deleteRow->addStretch(1);
+    // A second row: the counting filter and the offered name (one row was wider than a projector in German).
+    auto *shareRow = new QHBoxLayout;
+    shareRow->addWidget(mCounting);
+    shareRow->addWidget(mShare);
+    shareRow->addStretch(1);
+    deleteRows->addLayout(shareRow);
+    connect(mShare, &QPushButton::clicked, this, [this] {
+        if (!mSharing.isEmpty())
+            emit addInTimeline(QString::fromUtf8(mSharing));
+    });
     connect(mPlain, &QPushButton::clicked, this, [this] { deleteName(mVictim->currentText().toUtf8(), false); });
     connect(mCounting, &QPushButton::clicked, this, [this] { deleteName(mVictim->currentText().toUtf8(), true); });
 
@@ -185,6 +205,13 @@ void LessonsView::setFilter(const SandboxFilter &f)
         const QSignalBlocker block(mVictim);
         mVictim->clear();
         const QByteArray worst = lessons::mostHarmfulDeletion(f);
+        qsizetype harmed = -1;
+        if (!worst.isEmpty())
+            if (const auto d = lessons::deleteName(f, worst))
+                harmed = d->falseNegatives().size();
+        mSharing = harmed == 0 ? lessons::nameSharingABit(f, &mSharingWith, &mSharingBit) : QByteArray();
+        mShare->setText(tr("&Add %1 for the class").arg(QString::fromUtf8(mSharing)));
+        mShare->setVisible(!mSharing.isEmpty());
         for (const QByteArray &n : f.names())
             mVictim->addItem(QString::fromUtf8(n));
         mVictim->setCurrentText(QString::fromUtf8(worst));
@@ -281,13 +308,27 @@ void LessonsView::refresh()
             labels << who;
         }
         mGrid->setHighlight(t.positions, t.wasSet, true, labels);
-        mText->setText(tr("<b>%1</b> was never added, yet the filter says <b>maybe</b>: %2 all set. It needs only "
-                          "%3 of the class's names: <b>%4</b> set its bits. (%5 of %6 candidates tried are false "
-                          "positives: %7.)")
-                           .arg(QString::fromUtf8(mFound->name).toHtmlEscaped(), t.where().toHtmlEscaped(),
-                                QString::number(mFound->cover.size()), names(mFound->cover),
-                                QString::number(mFound->falsePositives), QString::number(mFound->tried),
-                                percent(double(mFound->falsePositives) / double(qMax<qsizetype>(1, mFound->tried)))));
+        // One sentence for one name and for several (German: "grace setzt", "ada und grace setzen").
+        QString text =
+            mFound->cover.size() == 1
+                ? tr("<b>%1</b> was never added, yet the filter says <b>maybe</b>: its %2 are all set. It needs only 1 "
+                     "of the class's names: <b>%3</b> alone set them all. No false positive needs fewer names, so "
+                     "the search stopped there.")
+                      .arg(QString::fromUtf8(mFound->name).toHtmlEscaped(), t.where().toHtmlEscaped(),
+                           names(mFound->cover))
+                : tr("<b>%1</b> was never added, yet the filter says <b>maybe</b>: its %2 are all set. It needs "
+                     "only %3 of the class's names together: <b>%4</b>. (%5 of %6 candidates tried are false "
+                     "positives: %7.)")
+                      .arg(QString::fromUtf8(mFound->name).toHtmlEscaped(), t.where().toHtmlEscaped(),
+                           QString::number(mFound->cover.size()), names(mFound->cover),
+                           QString::number(mFound->falsePositives), QString::number(mFound->tried),
+                           percent(double(mFound->falsePositives) / double(qMax<qsizetype>(1, mFound->tried))));
+        if (mFound->cover.size() == 1 && !mFound->together.isEmpty())
+            text += tr(" <b>%1</b> is one that names make together: <b>%2</b> (the button checks %3; type %1 on the "
+                       "first tab and press Ctrl+Enter to check it).")
+                        .arg(QString::fromUtf8(mFound->together).toHtmlEscaped(), names(mFound->togetherCover),
+                             QString::fromUtf8(mFound->name).toHtmlEscaped());
+        mText->setText(text);
         return;
     }
     if (lesson == DeleteName) {
@@ -297,11 +338,22 @@ void LessonsView::refresh()
             mChecks->clear();
             mText->setText(tr("A Bloom filter cannot forget a name: its bits may be another name's too. Pick a name "
                               "(the one whose deletion does the most harm is chosen) and delete it by zeroing its "
-                              "bits, then the same in a counting filter, where each bit is a counter."));
+                              "bits, then the same in a counting filter, where each bit is a counter.") +
+                           sharingHint());
         }
         return;
     }
     drawTheory();
+}
+
+QString LessonsView::sharingHint() const
+{
+    if (mSharing.isEmpty())
+        return {};
+    return tr(" <b>Here no two names share a bit</b>, so deleting any one of them forgets nobody. Add <b>%1</b>: "
+              "it shares bit %2 with %3, and deleting either then makes the other a false negative.")
+        .arg(QString::fromUtf8(mSharing).toHtmlEscaped(), QString::number(mSharingBit),
+             QString::fromUtf8(mSharingWith).toHtmlEscaped());
 }
 
 void LessonsView::showDeletion(bool counting)
@@ -342,7 +394,8 @@ void LessonsView::showDeletion(bool counting)
     else if (lost.isEmpty())
         mText->setText(tr("%1's bits are zeroed. No other name shared one of them, so this time nobody was "
                           "forgotten - but the filter cannot know that. Try another name, or add more.")
-                           .arg(QString::fromUtf8(d.name).toHtmlEscaped()));
+                           .arg(QString::fromUtf8(d.name).toHtmlEscaped()) +
+                       sharingHint());
     else
         // A plural form (the verb agrees with the names); without a translator %5 makes "checks" of one name.
         mText->setText(tr("%1's bits (%2) are zeroed. <span style='color:%3'><b>%4 now check%5 \"definitely "

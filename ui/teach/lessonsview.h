@@ -52,8 +52,12 @@ public:
 signals:
     /** "Check it in the timeline": the teacher wants the class to see it happen. */
     void checkInTimeline(const QString &name);
+    /** "Add ... for the class": a name that shares a bit with one of the class's. */
+    void addInTimeline(const QString &name);
 
 private:
+    /** When no deletion harms anyone: why, and the name that would (empty otherwise). */
+    QString sharingHint() const;
     void refresh();
     void showDeletion(bool counting);
     void drawTheory();
@@ -73,6 +77,9 @@ private:
     QComboBox *mVictim = nullptr;
     QPushButton *mPlain = nullptr;
     QPushButton *mCounting = nullptr;
+    QPushButton *mShare = nullptr;
+    QByteArray mSharing, mSharingWith; ///< a name that would share a bit, and with whom
+    quint64 mSharingBit = 0;
     QChartView *mChartView = nullptr;
     QLineSeries *mModel = nullptr;
     QLineSeries *mBest = nullptr;

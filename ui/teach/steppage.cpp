@@ -222,6 +222,13 @@ StepPage::StepPage(QWidget *parent)
         button->setToolTip(tr("%1 (%2)").arg(button->text().remove(QLatin1Char('&')),
                                              keys.value(0).toString(QKeySequence::NativeText)));
     }
+    // A mistyped entry goes again: Ctrl+Z removes the last one (Delete on a log line removes that one).
+    auto *undo = new QAction(tr("Remove the last entry"), this);
+    undo->setObjectName(QStringLiteral("actionRemoveLastEntry"));
+    undo->setShortcuts(shortcuts::standard(QKeySequence::Undo, QKeySequence(Qt::CTRL | Qt::Key_Z)));
+    undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(undo);
+    connect(undo, &QAction::triggered, this, [this] { removeEntry(mPlayer->timeline().size() - 1); });
     shortcut(mStart, QKeySequence(Qt::ALT | Qt::Key_Home), [this] { mPlayer->jumpTo(0); });
     shortcut(mBack, QKeySequence(Qt::Key_PageUp), [this] { mPlayer->stepBack(); });
     shortcut(mPlay, QKeySequence(Qt::CTRL | Qt::Key_P), [this] { mPlayer->setPaused(!mPlayer->paused()); });
@@ -273,7 +280,9 @@ StepPage::StepPage(QWidget *parent)
     mLog->setWordWrap(true);
     // The entry on screen is in bold: a selection's colour would hide a false positive's.
     mLog->setSelectionMode(QAbstractItemView::NoSelection);
-    mLog->setToolTip(tr("Click a line, or Enter on it, to see the filter as it was after that entry"));
+    mLog->setToolTip(
+        tr("Click a line, or Enter on it, to see the filter as it was after that entry; Delete removes it"));
+    mLog->installEventFilter(this); // Delete removes the entry
     connect(mLog, &QListWidget::itemActivated, this,
             [this](QListWidgetItem *item) { mPlayer->jumpTo(mLog->row(item) + 1); });
     connect(mLog, &QListWidget::itemClicked, this,
@@ -321,6 +330,24 @@ const SandboxFilter &StepPage::filter() const
 
 bool StepPage::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == mName && event->type() == QEvent::ShortcutOverride) {
+        // The field took keys of the window's actions for its own editing (Ctrl+E: end of line), so
+        // Ctrl+E exported nothing and the path then typed became names. An action's key goes to the
+        // action from here too; Ctrl+Z stays the field's while it has typing to undo.
+        const QKeySequence pressed(static_cast<QKeyEvent *>(event)->keyCombination());
+        if (!(mName->isUndoAvailable() && QKeySequence::keyBindings(QKeySequence::Undo).contains(pressed)))
+            for (const QList<QAction *> &list : {window()->actions(), actions()})
+                for (QAction *a : list)
+                    if (a->isEnabled() && a->shortcuts().contains(pressed)) {
+                        event->ignore();
+                        return true;
+                    }
+    }
+    if (watched == mLog && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent *>(event)->key() == Qt::Key_Delete && mLog->currentRow() >= 0) {
+        removeEntry(mLog->currentRow());
+        return true;
+    }
     if (watched == mName && event->type() == QEvent::KeyPress) {
         const auto *key = static_cast<QKeyEvent *>(event);
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
@@ -481,6 +508,20 @@ bool StepPage::enqueue(Timeline::Action action, const QString &name, Timeline::O
     return true;
 }
 
+bool StepPage::removeEntry(qsizetype index)
+{
+    if (index < 0 || index >= mPlayer->timeline().size())
+        return false;
+    const Timeline::Entry e = mPlayer->timeline().entries().at(index);
+    mPlayer->removeEntry(index);
+    mNote = tr("Removed entry %1: %2 %3 (every later verdict asked again).")
+                .arg(QString::number(index + 1), e.action == Timeline::Action::Add ? tr("add") : tr("check"),
+                     QString::fromUtf8(e.name))
+                .toHtmlEscaped();
+    render();
+    return true;
+}
+
 void StepPage::setStepMs(int ms)
 {
     mSpeed->setValue(ms);
@@ -497,6 +538,11 @@ void StepPage::setPresentation(bool on)
     mPresentation = on;
     mFilterBar->setVisible(!on);
     mSpeedBox->setVisible(!on);
+    // The projector's row holds the field and the transport: Add and Check keep their keys (Enter,
+    // Ctrl+Enter), which the field's text says (German's longer labels pushed the row off the screen).
+    mAdd->setVisible(!on);
+    mCheck->setVisible(!on);
+    mName->setPlaceholderText(on ? tr("a name: Enter adds, Ctrl+Enter checks") : tr("a name, e.g. ada"));
     mLogTitle->setVisible(!on);
     // The log under the grid, so the grid and the hash lines have the projector's whole width.
     mSplit->setOrientation(on ? Qt::Vertical : Qt::Horizontal);

@@ -45,6 +45,8 @@ public:
     bool playReferenceExample(bool ask);
     /** Appends to the timeline; false (and the reason shown) for a name the core rule refuses. */
     bool enqueue(Timeline::Action action, const QString &name, Timeline::Origin origin = Timeline::Origin::Class);
+    /** Removes entry `index` (a mistyped name): the later entries stay, every verdict asked again. */
+    bool removeEntry(qsizetype index);
     /** A saved timeline, at rest after `position` entries; the controls follow its filter. */
     void setTimeline(const Timeline &timeline, qsizetype position);
     /** Every entry so far (the class's included), whatever the animation shows now. */

@@ -32,6 +32,7 @@
 #include <QMessageBox>
 #include <QNetworkInterface>
 #include <QPushButton>
+#include <QPointer>
 #include <QSaveFile>
 #include <QScreen>
 #include <QSpinBox>
@@ -46,6 +47,16 @@ namespace {
 
 /** Presentation mode's type, against the desktop's. */
 constexpr double PresentationScale = 1.3;
+
+/** Gives the keyboard back to the widget that had it (the name field) when a file dialog closes. */
+struct FocusKeeper {
+    QPointer<QWidget> had = QApplication::focusWidget();
+    ~FocusKeeper()
+    {
+        if (had)
+            had->setFocus();
+    }
+};
 
 } // namespace
 
@@ -76,6 +87,10 @@ TeachWindow::TeachWindow(QWidget *parent)
     connect(mLessons, &LessonsView::checkInTimeline, this, [this](const QString &name) {
         switchTab(0);
         mStep->enqueue(Timeline::Action::Check, name);
+    });
+    connect(mLessons, &LessonsView::addInTimeline, this, [this](const QString &name) {
+        switchTab(0);
+        mStep->enqueue(Timeline::Action::Add, name);
     });
 
     // Every action is on a key, and on the window itself too: presentation mode hides the menus.
@@ -255,9 +270,16 @@ void TeachWindow::setPresentation(bool on)
     mStep->setPresentation(on);
     mCompare->setPresentation(on);
     mLessons->setPresentation(on);
+    // Long tab titles (German) shrink with an ellipsis rather than scroll on a projector.
+    mTabs->setUsesScrollButtons(!on);
+    mTabs->setElideMode(on ? Qt::ElideRight : Qt::ElideNone);
     if (on) {
         mNormalGeometry = geometry();
         showFullScreen();
+        // Without a window manager nothing acts on the full-screen request (the window stayed at
+        // 1152 x 648 on a 1280 x 720 projector): the window takes its screen's whole area itself.
+        if (const QScreen *s = screen())
+            setGeometry(s->geometry());
     } else {
         showNormal();
         if (mNormalGeometry.isValid())
@@ -330,6 +352,7 @@ bool TeachWindow::exportLog(const QString &path, QString *error)
 
 void TeachWindow::chooseSave()
 {
+    const FocusKeeper focus;
     const QString path = chooseSaveFile(this, tr("Save the session"), QStringLiteral("bloom-session.json"),
                                         tr("Bloomscope sessions (*.json)"), QStringLiteral("json"));
     QString error;
@@ -339,6 +362,7 @@ void TeachWindow::chooseSave()
 
 void TeachWindow::chooseOpen()
 {
+    const FocusKeeper focus;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a session"), QString(),
                                                       tr("Bloomscope sessions (*.json);;All files (*)"));
     QString error;
@@ -348,6 +372,7 @@ void TeachWindow::chooseOpen()
 
 void TeachWindow::chooseExport()
 {
+    const FocusKeeper focus;
     const QString path = chooseSaveFile(this, tr("Export the window"), QStringLiteral("bloom.png"),
                                         tr("PNG images (*.png)"), QStringLiteral("png"));
     if (!path.isEmpty() && !exportPicture(path))
@@ -356,6 +381,7 @@ void TeachWindow::chooseExport()
 
 void TeachWindow::chooseSlide()
 {
+    const FocusKeeper focus;
     QString chosen;
     QString path = QFileDialog::getSaveFileName(this, tr("Export a slide"), QStringLiteral("bloom-slide.svg"),
                                                 tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"), &chosen);
@@ -374,6 +400,7 @@ void TeachWindow::chooseSlide()
 
 void TeachWindow::chooseLog()
 {
+    const FocusKeeper focus;
     const QString path = chooseSaveFile(this, tr("Export the log"), QStringLiteral("bloom-log.csv"),
                                         tr("CSV tables (*.csv)"), QStringLiteral("csv"));
     QString error;

@@ -54,6 +54,18 @@ void TimelinePlayer::reset(const Timeline &timeline, qsizetype position)
     schedule();
 }
 
+void TimelinePlayer::removeEntry(qsizetype index)
+{
+    if (!mTimeline.remove(index))
+        return;
+    mTimer->stop();
+    mTraces = mTimeline.traces();
+    // An entry before the one in progress or done moves the rest one back; the one in progress goes.
+    restAt(qBound<qsizetype>(0, index < mPosition ? mPosition - 1 : mPosition, mTimeline.size()));
+    emit changed();
+    schedule();
+}
+
 void TimelinePlayer::setFilter(const SandboxFilter &empty)
 {
     mTimeline.setFilter(empty);

@@ -47,6 +47,8 @@ public:
 
     Result<qsizetype> append(Timeline::Action action, const QByteArray &name,
                              Timeline::Origin origin = Timeline::Origin::Class);
+    /** Removes entry `index`: the entries after it stay, replayed; the one shown stays shown. */
+    void removeEntry(qsizetype index);
     /** Another timeline (a session, the example), at rest after `position` entries. */
     void reset(const Timeline &timeline, qsizetype position);
     /** The same entries in another filter, at once: the position stays, the step in progress restarts. */
