@@ -769,9 +769,10 @@ private slots:
         QCOMPARE(r.out, QByteArray("ada\tmaybe\nbob\tmaybe\ngrace\tmaybe\n"));
         // Then the rebuild from the sources and the swap. The all-ones chunks count as about 10,500 names
         // each in the live filter's estimate, which this filter of three names cannot match.
-        r = ctl({QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("username_filter_fixed"),
-                 QStringLiteral("--chunks"), QStringLiteral("131072"), QStringLiteral("--source"), db,
-                 QStringLiteral("--query"), QStringLiteral("select username from users")});
+        r = ctl({QStringLiteral("rebuild"), QStringLiteral("--yes"), QStringLiteral("--into"),
+                 QStringLiteral("username_filter_fixed"), QStringLiteral("--chunks"), QStringLiteral("131072"),
+                 QStringLiteral("--source"), db, QStringLiteral("--query"),
+                 QStringLiteral("select username from users")});
         QVERIFY2(r.code == 0, r.err.constData());
         r = ctl({QStringLiteral("swap"), QStringLiteral("username_filter_fixed"), QStringLiteral("--yes"),
                  QStringLiteral("--allow-fewer-names")});

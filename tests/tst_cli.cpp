@@ -339,7 +339,8 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("taken")).toBool(), true);
         jsonLines(r.err, &ok);
         QVERIFY2(ok, r.err.constData());
-        r = db(shards + QStringList{QStringLiteral("delete-user"), QStringLiteral("newcomer")});
+        r = db(shards +
+               QStringList{QStringLiteral("delete-user"), QStringLiteral("--yes"), QStringLiteral("newcomer")});
         QCOMPARE(r.code, 0);
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("deleted")).toInt(), 1);
         r = db(shards + QStringList{QStringLiteral("signup"), QString()}); // an empty name: exit 5, JSON
@@ -355,7 +356,7 @@ private slots:
         jsonLines(r.err, &ok);
         QVERIFY2(ok, r.err.constData());
         // A rebuild's notes (its geometry, its stages).
-        r = db({QStringLiteral("--json"), QStringLiteral("rebuild"), QStringLiteral("--into"),
+        r = db({QStringLiteral("--json"), QStringLiteral("rebuild"), QStringLiteral("--yes"), QStringLiteral("--into"),
                 QStringLiteral("cli_rebuilt"), QStringLiteral("--allow-smaller"), QStringLiteral("--chunks"),
                 QStringLiteral("256"), QStringLiteral("--chunk-bits"), QStringLiteral("1024"), QStringLiteral("--k"),
                 QStringLiteral("4"), QStringLiteral("--grace"), QStringLiteral("0"), QStringLiteral("--source"),

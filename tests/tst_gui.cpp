@@ -315,8 +315,8 @@ private slots:
         p.setProcessEnvironment(e);
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.start(QStringLiteral(BLOOMCTL_PATH),
-                {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--into"),
-                 QStringLiteral("dying"), QStringLiteral("--source"),
+                {QStringLiteral("--db"), db, QStringLiteral("rebuild"), QStringLiteral("--yes"),
+                 QStringLiteral("--into"), QStringLiteral("dying"), QStringLiteral("--source"),
                  mCluster.connectionString(QStringLiteral("shard")), QStringLiteral("--grace"), QStringLiteral("0")});
         QByteArray out;
         QTRY_VERIFY_WITH_TIMEOUT((out += p.readAll()).contains("paused at export"), 60000);

@@ -359,10 +359,10 @@ private slots:
     /** Report 3: Ctrl+Q with a rebuilt, unswapped filter. */
     void quittingWithAWaitingRebuildAsks()
     {
-        auto r =
-            bloomctl({QStringLiteral("rebuild"), QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
-                      QStringLiteral("--chunks"), QStringLiteral("2048"), QStringLiteral("--grace"),
-                      QStringLiteral("0"), QStringLiteral("--file"), mFiles.filePath(QStringLiteral("users.txt"))});
+        auto r = bloomctl({QStringLiteral("rebuild"), QStringLiteral("--yes"), QStringLiteral("--into"),
+                           QStringLiteral("username_filter_v2"), QStringLiteral("--chunks"), QStringLiteral("2048"),
+                           QStringLiteral("--grace"), QStringLiteral("0"), QStringLiteral("--file"),
+                           mFiles.filePath(QStringLiteral("users.txt"))});
         QVERIFY2(r.code == 0, r.err.constData());
         mWindow->session()->refresh();
         QTest::qWait(1500);

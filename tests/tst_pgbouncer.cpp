@@ -298,8 +298,9 @@ private slots:
             {QStringLiteral("--db"), mBouncer.conninfo(QStringLiteral("txn")), QStringLiteral("info")});
         QVERIFY2(session.code == 0 && session.out.contains("session pool"), said(session).constData());
 
-        const test::CtlRun rebuild = test::runBloomctl({QStringLiteral("--db"), pool, QStringLiteral("rebuild"),
-                                                        QStringLiteral("--into"), QStringLiteral("username_filter2")});
+        const test::CtlRun rebuild =
+            test::runBloomctl({QStringLiteral("--db"), pool, QStringLiteral("rebuild"), QStringLiteral("--yes"),
+                               QStringLiteral("--into"), QStringLiteral("username_filter2")});
         QCOMPARE(rebuild.code, 8);
         QVERIFY2(rebuild.err.contains("transaction pool") && rebuild.err.contains("session pool") &&
                      rebuild.err.contains("directly"),

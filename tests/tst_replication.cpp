@@ -202,10 +202,11 @@ private:
     {
         dedicatedHelperSchema(db);
         // Refused without the flag: nothing is created, the subscriber goes on.
-        const QStringList rebuild{
-            QStringLiteral("rebuild"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
-            QStringLiteral("--chunks"), QStringLiteral("2048"),   QStringLiteral("--grace"),
-            QStringLiteral("0"),        QStringLiteral("--file"), mNames.fileName()};
+        const QStringList rebuild{QStringLiteral("rebuild"),  QStringLiteral("--yes"),
+                                  QStringLiteral("--into"),   QStringLiteral("username_filter_v2"),
+                                  QStringLiteral("--chunks"), QStringLiteral("2048"),
+                                  QStringLiteral("--grace"),  QStringLiteral("0"),
+                                  QStringLiteral("--file"),   mNames.fileName()};
         auto r = bloomctl(db, rebuild);
         QCOMPARE(r.code, 8);
         QVERIFY2(r.err.contains("refusing to rebuild public.username_filter on a publisher"), r.err.constData());
@@ -439,10 +440,11 @@ private slots:
         loadExported(db);
         QVERIFY(caughtUp(db));
         dedicatedHelperSchema(db);
-        const QStringList rebuild{
-            QStringLiteral("rebuild"),  QStringLiteral("--into"), QStringLiteral("username_filter_v2"),
-            QStringLiteral("--chunks"), QStringLiteral("2048"),   QStringLiteral("--grace"),
-            QStringLiteral("0"),        QStringLiteral("--file"), mNames.fileName()};
+        const QStringList rebuild{QStringLiteral("rebuild"),  QStringLiteral("--yes"),
+                                  QStringLiteral("--into"),   QStringLiteral("username_filter_v2"),
+                                  QStringLiteral("--chunks"), QStringLiteral("2048"),
+                                  QStringLiteral("--grace"),  QStringLiteral("0"),
+                                  QStringLiteral("--file"),   mNames.fileName()};
         r = bloomctl(db, rebuild);
         QCOMPARE(r.code, 8);
         run(sub(db), subscriberSql(r.err));

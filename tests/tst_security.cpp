@@ -212,10 +212,11 @@ private:
     Run rebuildAndSwap(const QString &table, const QString &function, const QString &into)
     {
         const QStringList pair{QStringLiteral("--table"), table, QStringLiteral("--function"), function};
-        Run r = bloomctl(superDb(), pair + QStringList{QStringLiteral("rebuild"), QStringLiteral("--into"), into,
-                                                       QStringLiteral("--chunks"), QStringLiteral("2048"),
-                                                       QStringLiteral("--file"), mNames.fileName(),
-                                                       QStringLiteral("--grace"), QStringLiteral("0")});
+        Run r =
+            bloomctl(superDb(), pair + QStringList{QStringLiteral("rebuild"), QStringLiteral("--yes"),
+                                                   QStringLiteral("--into"), into, QStringLiteral("--chunks"),
+                                                   QStringLiteral("2048"), QStringLiteral("--file"), mNames.fileName(),
+                                                   QStringLiteral("--grace"), QStringLiteral("0")});
         if (r.code != 0)
             return r;
         return bloomctl(superDb(), pair + QStringList{QStringLiteral("swap"), into, QStringLiteral("--yes"),
@@ -349,9 +350,10 @@ private slots:
               std::pair{QStringLiteral("--function"), QStringLiteral("username_bits\"")},
               std::pair{QStringLiteral("--table"), QStringLiteral("a.b.c")},
               std::pair{QStringLiteral("--into"), QStringLiteral("\"evil")}}) {
-            const QStringList args = option == QLatin1String("--into")
-                                         ? QStringList{QStringLiteral("rebuild"), option, value}
-                                         : QStringList{option, value, QStringLiteral("info")};
+            const QStringList args =
+                option == QLatin1String("--into")
+                    ? QStringList{QStringLiteral("rebuild"), QStringLiteral("--yes"), option, value}
+                    : QStringList{option, value, QStringLiteral("info")};
             const Run r = bloomctl(superDb(), args);
             QCOMPARE(r.code, 2);
             QVERIFY2(r.err.contains(option.toUtf8()), r.err.constData());
@@ -439,15 +441,11 @@ private slots:
         const auto role = [&](const QString &r) {
             return QString(as(r)).replace(QStringLiteral("dbname=filter"), QStringLiteral("dbname=owned"));
         };
-        const QStringList rebuildArgs{QStringLiteral("rebuild"),
-                                      QStringLiteral("--into"),
-                                      QStringLiteral("username_filter_v2"),
-                                      QStringLiteral("--chunks"),
-                                      QStringLiteral("1024"),
-                                      QStringLiteral("--file"),
-                                      mNames.fileName(),
-                                      QStringLiteral("--grace"),
-                                      QStringLiteral("0"),
+        const QStringList rebuildArgs{QStringLiteral("rebuild"),        QStringLiteral("--yes"),
+                                      QStringLiteral("--into"),         QStringLiteral("username_filter_v2"),
+                                      QStringLiteral("--chunks"),       QStringLiteral("1024"),
+                                      QStringLiteral("--file"),         mNames.fileName(),
+                                      QStringLiteral("--grace"),        QStringLiteral("0"),
                                       QStringLiteral("--allow-smaller")};
         PgConn evil(role(QStringLiteral("evil")));
         // A helper schema evil created first is refused, with nothing changed.
@@ -671,7 +669,7 @@ private slots:
                           QStringLiteral("nobody-here")},
               QStringList{QStringLiteral("signup"), QStringLiteral("Linus")},
               QStringList{QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("linus")},
-              QStringList{QStringLiteral("delete-user"), QStringLiteral("GRACE")},
+              QStringList{QStringLiteral("delete-user"), QStringLiteral("--yes"), QStringLiteral("GRACE")},
               QStringList{QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("grace")},
               QStringList{QStringLiteral("audit"), QStringLiteral("--sample"), QStringLiteral("10"),
                           QStringLiteral("--no-record")},
@@ -697,7 +695,7 @@ private slots:
                     .ok());
         for (const QStringList &cmd :
              {QStringList{QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("ada")},
-              QStringList{QStringLiteral("delete-user"), QStringLiteral("ada")}}) {
+              QStringList{QStringLiteral("delete-user"), QStringLiteral("--yes"), QStringLiteral("ada")}}) {
             const Run r = bloomctl(superDb(), shards + cmd);
             QVERIFY2(!isSuperuser(QStringLiteral("evil")), qPrintable(cmd.join(QLatin1Char(' '))));
             QCOMPARE(r.code, 8);
@@ -768,10 +766,10 @@ private slots:
     {
         const QStringList live{QStringLiteral("--table"), QStringLiteral("public.username_filter"),
                                QStringLiteral("--function"), QStringLiteral("public.username_bits")};
-        Run r =
-            bloomctl(superDb(), live + QStringList{QStringLiteral("rebuild"), QStringLiteral("--into"),
-                                                   QStringLiteral("username_filter_q"), QStringLiteral("--file"),
-                                                   mNames.fileName(), QStringLiteral("--grace"), QStringLiteral("0")});
+        Run r = bloomctl(superDb(), live + QStringList{QStringLiteral("rebuild"), QStringLiteral("--yes"),
+                                                       QStringLiteral("--into"), QStringLiteral("username_filter_q"),
+                                                       QStringLiteral("--file"), mNames.fileName(),
+                                                       QStringLiteral("--grace"), QStringLiteral("0")});
         QVERIFY2(r.code == 0, r.err.constData());
         r = bloomctl(superDb(), live + QStringList{QStringLiteral("swap"), QStringLiteral("username_filter_q"),
                                                    QStringLiteral("--yes"), QStringLiteral("--audit-sample"),

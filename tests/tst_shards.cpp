@@ -152,7 +152,8 @@ private slots:
         QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("grace_h")}, &out), 0);
         QVERIFY(directlyTaken("grace_h"));
         QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("GRACE_H")}, &out), 6); // taken
-        QCOMPARE(bloomctl({QStringLiteral("delete-user"), QStringLiteral("grace_h")}, &out), 0);
+        QCOMPARE(bloomctl({QStringLiteral("delete-user"), QStringLiteral("--yes"), QStringLiteral("grace_h")}, &out),
+                 0);
         QVERIFY(!directlyTaken("grace_h"));
         // A deleted user stays in the filter: maybe, then the shards say free.
         QCOMPARE(bloomctl({QStringLiteral("check"), QStringLiteral("--exact"), QStringLiteral("grace_h")}, &out), 0);
@@ -180,7 +181,8 @@ private slots:
         QCOMPARE(bloomctl({QStringLiteral("signup"), QStringLiteral("grace_h")}, &out), 0);
         auto again = exactLookup(mMap, "grace_h");
         QVERIFY(again->taken && !again->deleted);
-        QCOMPARE(bloomctl({QStringLiteral("delete-user"), QStringLiteral("grace_h")}, &out), 0);
+        QCOMPARE(bloomctl({QStringLiteral("delete-user"), QStringLiteral("--yes"), QStringLiteral("grace_h")}, &out),
+                 0);
     }
 
     void crashBetweenTheWritesLeavesNoFalseNegative()

@@ -107,7 +107,7 @@ private:
         auto *p = new QProcess(this);
         p->setProcessEnvironment(env);
         p->start(QStringLiteral(BLOOMCTL_PATH),
-                 {QStringLiteral("--db"), as(QStringLiteral("dba")), QStringLiteral("rebuild"),
+                 {QStringLiteral("--db"), as(QStringLiteral("dba")), QStringLiteral("rebuild"), QStringLiteral("--yes"),
                   QStringLiteral("--into"), into, QStringLiteral("--chunks"), QString::number(chunks),
                   QStringLiteral("--grace"), QStringLiteral("0"), QStringLiteral("--source"), shard(1),
                   QStringLiteral("--source"), shard(2)});
@@ -226,9 +226,9 @@ private slots:
         QProcess *p = new QProcess(this);
         p->start(QStringLiteral(BLOOMCTL_PATH),
                  {QStringLiteral("--db"), as(QStringLiteral("dba_nocreate")), QStringLiteral("rebuild"),
-                  QStringLiteral("--into"), QStringLiteral("username_filter_nc"), QStringLiteral("--chunks"),
-                  QString::number(2 * RebuiltChunks), QStringLiteral("--grace"), QStringLiteral("0"),
-                  QStringLiteral("--source"), shard(1)});
+                  QStringLiteral("--yes"), QStringLiteral("--into"), QStringLiteral("username_filter_nc"),
+                  QStringLiteral("--chunks"), QString::number(2 * RebuiltChunks), QStringLiteral("--grace"),
+                  QStringLiteral("0"), QStringLiteral("--source"), shard(1)});
         QVERIFY(p->waitForFinished(120000));
         const QByteArray err = p->readAllStandardError();
         QVERIFY2(p->exitCode() == 1, (err + p->readAllStandardOutput()).constData());

@@ -140,6 +140,11 @@ int cmdRebuild(Context &c)
         o.geometry = *g;
         c.note(QStringLiteral("no geometry given: twice the live filter's chunks, ") + o.geometry.describe());
     }
+    // It changes the production filter (the live function records every name until swap or abort).
+    if (!c.confirm(QStringLiteral("Rebuild %1 into %2 (%3)? Until it is swapped in or aborted, the live function %4 "
+                                  "is replaced by a version that also records every name it places.")
+                       .arg(o.live.table, o.intoTable, o.geometry.describe(), o.live.function)))
+        return ExitUsage;
     Rebuilder rebuilder(**db, o);
     rebuilder.setCancelFlag(&Context::interrupted());
     const bool tty = ::isatty(STDERR_FILENO) == 1;

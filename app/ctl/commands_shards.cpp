@@ -297,6 +297,10 @@ int cmdDeleteUser(Context &c)
     if (!checked)
         return c.fail(checked.error());
     const QByteArray name = *checked;
+    if (!c.confirm(QStringLiteral("Delete every user named %1 from the shards of %2 (the filter keeps the name's "
+                                  "bits)?")
+                       .arg(escapeField(name), c.args().option("shards"))))
+        return ExitUsage;
     auto deletedCount = deleteUser(*map, name);
     if (!deletedCount)
         return c.fail(deletedCount.error());

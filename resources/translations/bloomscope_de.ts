@@ -566,10 +566,6 @@ Proben sind &apos;bloomscope-fpr-probe-&apos; plus eine zufällige UUID: keine w
         <translation>%1 ist neu aufgebaut und wartet auf den Austausch. Bis er eingetauscht (Admin &gt; Eintauschen) oder abgebrochen wird (bloomctl rebuild --abort), vermerkt die Live-Funktion jeden Namen, den sie platziert, Prüfungen eingeschlossen, in bloomscope_pending (%L2 ausstehend bei der letzten Aktualisierung).</translation>
     </message>
     <message>
-        <source>The rebuild into %1 was interrupted (stage %2): the live function records every name it places in bloomscope_pending (%L3 pending) until it is finished with Admin &gt; Swap or undone with bloomctl rebuild --abort.</source>
-        <translation>Der Neuaufbau in %1 wurde unterbrochen (Stufe %2): die Live-Funktion vermerkt jeden Namen, den sie platziert, in bloomscope_pending (%L3 ausstehend), bis er mit Admin &gt; Eintauschen abgeschlossen oder mit bloomctl rebuild --abort rückgängig gemacht wird.</translation>
-    </message>
-    <message>
         <source>Quitting now stops:</source>
         <translation>Beenden hält jetzt an:</translation>
     </message>
@@ -584,6 +580,14 @@ Proben sind &apos;bloomscope-fpr-probe-&apos; plus eine zufällige UUID: keine w
     <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>The rebuild into %1 was interrupted (stage %2): the live function records every name it places in bloomscope_pending (%3 pending) until it is finished with Admin &gt; Swap or undone with bloomctl rebuild --abort.</source>
+        <translation>Der Neuaufbau in %1 wurde unterbrochen (Stufe %2): die Live-Funktion vermerkt jeden Namen, den sie platziert, in bloomscope_pending (%3 ausstehend), bis er mit Admin &gt; Eintauschen abgeschlossen oder mit bloomctl rebuild --abort rückgängig gemacht wird.</translation>
+    </message>
+    <message>
+        <source>The rebuild into %1 was interrupted (stage %2) before its table was written: the live function records every name it places in bloomscope_pending (%3 pending) until it is undone with bloomctl rebuild --abort.</source>
+        <translation>Der Neuaufbau in %1 wurde unterbrochen (Stufe %2), bevor seine Tabelle geschrieben war: die Live-Funktion vermerkt jeden Namen, den sie platziert, in bloomscope_pending (%3 ausstehend), bis er mit bloomctl rebuild --abort rückgängig gemacht wird.</translation>
     </message>
 </context>
 <context>
@@ -2224,16 +2228,20 @@ Chunk-FPR %3</translation>
 <context>
     <name>bloom::RebuildBanner</name>
     <message>
-        <source>%1 is rebuilt and waits to be swapped in (Admin &gt; Swap); until then the live function records every name (%L2 pending).</source>
-        <translation>%1 ist neu aufgebaut und wartet aufs Eintauschen (Admin &gt; Eintauschen); bis dahin vermerkt die Live-Funktion jeden Namen (%L2 ausstehend).</translation>
-    </message>
-    <message>
-        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%L4 pending). Finish it with Admin &gt; Swap, or undo it with bloomctl rebuild --abort.</source>
-        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%L4 ausstehend). Mit Admin &gt; Eintauschen abschließen oder mit bloomctl rebuild --abort rückgängig machen.</translation>
-    </message>
-    <message>
         <source>A rebuild into %1 is running (stage %2); the live filter keeps serving.</source>
         <translation>Ein Neuaufbau in %1 läuft (Stufe %2); der Live-Filter bedient weiter.</translation>
+    </message>
+    <message>
+        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table is written: finish it with Admin &gt; Swap, or undo it with bloomctl rebuild --abort.</source>
+        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle ist geschrieben: mit Admin &gt; Eintauschen abschließen oder mit bloomctl rebuild --abort rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table was never written: undo it with bloomctl rebuild --abort, then rebuild again.</source>
+        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle wurde nie geschrieben: mit bloomctl rebuild --abort rückgängig machen, dann neu aufbauen.</translation>
+    </message>
+    <message>
+        <source>%1 is rebuilt and has waited %2 min to be swapped in (Admin &gt; Swap); until then the live function records every name, checks included (%3 pending).</source>
+        <translation>%1 ist neu aufgebaut und wartet seit %2 min aufs Eintauschen (Admin &gt; Eintauschen); bis dahin vermerkt die Live-Funktion jeden Namen, Prüfungen eingeschlossen (%3 ausstehend).</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QFileDialog>
 #include <QInputDialog>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -443,11 +444,14 @@ bool AdminActions::confirmQuit()
                          .arg(mRebuild.newTable)
                          .arg(mRebuild.pending);
         else if (!mRebuild.running)
-            stays << tr("The rebuild into %1 was interrupted (stage %2): the live function records every name it "
-                        "places in bloomscope_pending (%L3 pending) until it is finished with Admin > Swap or "
-                        "undone with bloomctl rebuild --abort.")
-                         .arg(mRebuild.newTable, mRebuild.stage)
-                         .arg(mRebuild.pending);
+            stays << (mRebuild.newTableWritten()
+                          ? tr("The rebuild into %1 was interrupted (stage %2): the live function records every name "
+                               "it places in bloomscope_pending (%3 pending) until it is finished with Admin > Swap "
+                               "or undone with bloomctl rebuild --abort.")
+                          : tr("The rebuild into %1 was interrupted (stage %2) before its table was written: the live "
+                               "function records every name it places in bloomscope_pending (%3 pending) until it is "
+                               "undone with bloomctl rebuild --abort."))
+                         .arg(mRebuild.newTable, mRebuild.stage, QLocale().toString(mRebuild.pending));
     }
     if (stops.isEmpty() && stays.isEmpty())
         return true;
