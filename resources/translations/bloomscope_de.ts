@@ -2426,6 +2426,10 @@ Chunk-FPR %3</translation>
         <source>Rebuilt %1: %L2 names in %3 s. The live filter records sign-ups until the swap.</source>
         <translation>%1 neu aufgebaut: %L2 Namen in %3 s. Der Live-Filter vermerkt Anmeldungen bis zum Austausch.</translation>
     </message>
+    <message>
+        <source>Waiting for the lock, sign-ups go on: %1</source>
+        <translation>Warte auf die Sperre, Anmeldungen laufen weiter: %1</translation>
+    </message>
 </context>
 <context>
     <name>bloom::RedisWindow</name>
@@ -3513,6 +3517,22 @@ dann unten &quot;Jeder Subscriber ist bereit&quot; ankreuzen.</translation>
     <message>
         <source>Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3: drop it with Admin &gt; Old filters once you no longer want it.</source>
         <translation>Eingetauscht. Prüfungen warteten %1 ms, Hinzufügen %2 ms. Das alte Paar ist %3: mit Admin &gt; Alte Filter löschen, sobald es nicht mehr gebraucht wird.</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel the swap</source>
+        <translation>Eintauschen &amp;abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the swap</source>
+        <translation>Eintauschen abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancelling the swap...</source>
+        <translation>Eintauschen wird abgebrochen...</translation>
+    </message>
+    <message>
+        <source>Waiting for the lock, sign-ups go on: %1</source>
+        <translation>Warte auf die Sperre, Anmeldungen laufen weiter: %1</translation>
     </message>
 </context>
 <context>
