@@ -21,6 +21,7 @@
 #include "step/stepthroughview.h"
 #include "testcluster.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -355,6 +356,14 @@ private slots:
             (mWindow->session()->refresh(), banner->text().contains(QLatin1String("REBUILD INTERRUPTED into dying"))),
             20000);
         QVERIFY(banner->isVisible());
+        // Cut in its export, its table was never written: the advice is to abort (the window offers it),
+        // never to swap (issue 43, 4).
+        QVERIFY2(banner->text().contains(QLatin1String("never written")) &&
+                     banner->text().contains(QLatin1String("Admin > Abort the rebuild")) &&
+                     !banner->text().contains(QLatin1String("Swap")),
+                 qPrintable(banner->text()));
+        auto *abortAction = mWindow->findChild<QAction *>(QStringLiteral("actionAbortRebuild"));
+        QVERIFY(abortAction && !abortAction->text().isEmpty());
         // The monitoring plugin says so too: WARNING, naming the rebuild and the way out.
         QProcess health;
         health.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), db, QStringLiteral("health")});
@@ -363,6 +372,7 @@ private slots:
         QCOMPARE(health.exitCode(), 1);
         QVERIFY2(line.startsWith("BLOOMSCOPE WARNING - rebuild into dying interrupted"), line.constData());
         QVERIFY(line.contains("rebuild --abort"));
+        QVERIFY2(!line.contains("finish it with swap"), line.constData());
         QProcess abort;
         abort.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), db, QStringLiteral("rebuild"),
                                                     QStringLiteral("--abort"), QStringLiteral("--yes")});

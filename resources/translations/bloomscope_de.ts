@@ -589,6 +589,38 @@ Proben sind &apos;bloomscope-fpr-probe-&apos; plus eine zufällige UUID: keine w
         <source>The rebuild into %1 was interrupted (stage %2) before its table was written: the live function records every name it places in bloomscope_pending (%3 pending) until it is undone with bloomctl rebuild --abort.</source>
         <translation>Der Neuaufbau in %1 wurde unterbrochen (Stufe %2), bevor seine Tabelle geschrieben war: die Live-Funktion vermerkt jeden Namen, den sie platziert, in bloomscope_pending (%3 ausstehend), bis er mit bloomctl rebuild --abort rückgängig gemacht wird.</translation>
     </message>
+    <message>
+        <source>A&amp;bort the rebuild...</source>
+        <translation>Neuaufbau a&amp;bbrechen...</translation>
+    </message>
+    <message>
+        <source>There is no rebuild to abort (at the last refresh).</source>
+        <translation>Es gibt keinen Neuaufbau zum Abbrechen (bei der letzten Aktualisierung).</translation>
+    </message>
+    <message>
+        <source>Abort the rebuild into %1: restore the live function and drop the half-built pair and its %2 pending names?</source>
+        <translation>Den Neuaufbau in %1 abbrechen: die Live-Funktion wiederherstellen und das halb gebaute Paar samt seinen %2 ausstehenden Namen verwerfen?</translation>
+    </message>
+    <message>
+        <source>In one transaction: lock the live table in SHARE mode (by the lock policy), restore the live function&apos;s recorded definition, drop %1, its function, bloomscope_rebuild, bloomscope_pending and the recorders.</source>
+        <translation>In einer Transaktion: die Live-Tabelle im SHARE-Modus sperren (nach der Sperr-Regel), die vermerkte Definition der Live-Funktion wiederherstellen, %1, seine Funktion, bloomscope_rebuild, bloomscope_pending und die Vermerk-Funktionen verwerfen.</translation>
+    </message>
+    <message>
+        <source>Abort the rebuild</source>
+        <translation>Neuaufbau abbrechen</translation>
+    </message>
+    <message>
+        <source>Aborting the rebuild into %1...</source>
+        <translation>Der Neuaufbau in %1 wird abgebrochen...</translation>
+    </message>
+    <message>
+        <source>Waiting for the lock, sign-ups go on: %1</source>
+        <translation>Warte auf die Sperre, Anmeldungen laufen weiter: %1</translation>
+    </message>
+    <message>
+        <source>Rebuild aborted: the live function is restored and the rebuild&apos;s tables are gone.</source>
+        <translation>Neuaufbau abgebrochen: die Live-Funktion ist wiederhergestellt und die Tabellen des Neuaufbaus sind entfernt.</translation>
+    </message>
 </context>
 <context>
     <name>bloom::BitGridWidget</name>
@@ -2232,16 +2264,16 @@ Chunk-FPR %3</translation>
         <translation>Ein Neuaufbau in %1 läuft (Stufe %2); der Live-Filter bedient weiter.</translation>
     </message>
     <message>
-        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table is written: finish it with Admin &gt; Swap, or undo it with bloomctl rebuild --abort.</source>
-        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle ist geschrieben: mit Admin &gt; Eintauschen abschließen oder mit bloomctl rebuild --abort rückgängig machen.</translation>
-    </message>
-    <message>
-        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table was never written: undo it with bloomctl rebuild --abort, then rebuild again.</source>
-        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle wurde nie geschrieben: mit bloomctl rebuild --abort rückgängig machen, dann neu aufbauen.</translation>
-    </message>
-    <message>
         <source>%1 is rebuilt and has waited %2 min to be swapped in (Admin &gt; Swap); until then the live function records every name, checks included (%3 pending).</source>
         <translation>%1 ist neu aufgebaut und wartet seit %2 min aufs Eintauschen (Admin &gt; Eintauschen); bis dahin vermerkt die Live-Funktion jeden Namen, Prüfungen eingeschlossen (%3 ausstehend).</translation>
+    </message>
+    <message>
+        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table is written: finish it with Admin &gt; Swap, or undo it with Admin &gt; Abort the rebuild.</source>
+        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle ist geschrieben: mit Admin &gt; Eintauschen abschließen oder mit Admin &gt; Neuaufbau abbrechen rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table was never written: undo it with Admin &gt; Abort the rebuild, then rebuild again.</source>
+        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle wurde nie geschrieben: mit Admin &gt; Neuaufbau abbrechen rückgängig machen, dann neu aufbauen.</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,6 @@
 #include "admin/adminactions.h"
+#include "admin/offthread.h"
+#include "maintenance/rebuild.h"
 
 #include "admin/oldfiltersdialog.h"
 #include "admin/rebuilddialog.h"
@@ -81,6 +83,7 @@ void AdminActions::populate(QMenu *admin, QAction *record)
     admin->addSeparator();
     add(tr("&Rebuild with more chunks..."), "actionRebuild", &AdminActions::openRebuild, true);
     add(tr("S&wap in the rebuilt filter..."), "actionSwap", &AdminActions::openSwap, true);
+    add(tr("A&bort the rebuild..."), "actionAbortRebuild", &AdminActions::abortRebuild, true);
     add(tr("&Old filters..."), "actionOldFilters", &AdminActions::openOldFilters, true);
     for (QAction *a : mWriteActions)
         a->setEnabled(false);
@@ -390,6 +393,54 @@ void AdminActions::openSwap()
         emit swapped();
     });
     dialog->show();
+}
+
+void AdminActions::abortRebuild()
+{
+    // As bloomctl rebuild --abort: the live function restored, the half-built pair and its pending names
+    // dropped, in one transaction, its lock asked for by the lock policy (Cancel stops the wait).
+    if (!mRebuild.exists) {
+        mStatus->setText(tr("There is no rebuild to abort (at the last refresh)."));
+        return;
+    }
+    if (!confirmWrite(tr("Abort the rebuild into %1: restore the live function and drop the half-built pair and "
+                         "its %2 pending names?")
+                          .arg(mRebuild.newTable, QLocale().toString(mRebuild.pending)),
+                      tr("In one transaction: lock the live table in SHARE mode (by the lock policy), restore the "
+                         "live function's recorded definition, drop %1, its function, bloomscope_rebuild, "
+                         "bloomscope_pending and the recorders.")
+                          .arg(mRebuild.newTable)))
+        return;
+    auto *progress = progressFor(mWindow, QStringLiteral("abortProgress"), tr("Abort the rebuild"),
+                                 tr("Aborting the rebuild into %1...").arg(mRebuild.newTable), 0);
+    auto *job = new OffThread(progress);
+    connect(progress, &QProgressDialog::canceled, job, &OffThread::cancel);
+    const ConnectionSpec spec = mSession->spec();
+    const FilterRef ref = mSession->summary().ref;
+    job->run<Status>(
+        [spec, ref, job, progress]() -> Status {
+            auto db = Database::open(spec);
+            if (!db)
+                return db.error();
+            job->setConnection((*db)->cancelHandle());
+            maintenance::LockPolicy lock = maintenance::LockPolicy::fromEnvironment();
+            lock.cancel = job->cancelFlag();
+            lock.onWait = [job, progress](const maintenance::LockWait &w) {
+                job->post([progress, text = w.describe()] {
+                    progress->setLabelText(tr("Waiting for the lock, sign-ups go on: %1").arg(text));
+                });
+            };
+            return Rebuilder::abort(**db, ref, lock);
+        },
+        [this, progress](Status s) {
+            finish(progress);
+            if (!s) {
+                reportFailure(tr("Abort the rebuild"), s.error());
+                return;
+            }
+            mStatus->setText(tr("Rebuild aborted: the live function is restored and the rebuild's tables are gone."));
+            mSession->refresh();
+        });
 }
 
 void AdminActions::openOldFilters()

@@ -35,11 +35,11 @@ void RebuildBanner::setState(const RebuildState &rebuild)
         setText(rebuild.newTableWritten()
                     ? tr("REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live "
                          "function still records every name (%4 pending). Its table is written: finish it with "
-                         "Admin > Swap, or undo it with bloomctl rebuild --abort.")
+                         "Admin > Swap, or undo it with Admin > Abort the rebuild.")
                           .arg(rebuild.newTable, rebuild.stage, started, QLocale().toString(rebuild.pending))
                     : tr("REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live "
                          "function still records every name (%4 pending). Its table was never written: undo it with "
-                         "bloomctl rebuild --abort, then rebuild again.")
+                         "Admin > Abort the rebuild, then rebuild again.")
                           .arg(rebuild.newTable, rebuild.stage, started, QLocale().toString(rebuild.pending)));
         show();
     } else {
