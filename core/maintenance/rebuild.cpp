@@ -422,6 +422,31 @@ Status Rebuilder::prepare()
     auto owner = actAsOwner(mDb, *names);
     if (!owner)
         return owner.error();
+    // The helpers are made as the filter's owner, in the helper schema: that role needs CREATE there. A
+    // superuser DBA makes them itself when the owner may not (trusted helpers, as before); anyone else is
+    // told exactly which role lacks what, and the GRANT that gives it.
+    if (!owner->isEmpty()) {
+        QSqlQuery p(mDb.db());
+        p.prepare(QStringLiteral("select pg_catalog.has_schema_privilege(c.relowner, pg_catalog.to_regnamespace(?), "
+                                 "'CREATE'), (select rolsuper from pg_catalog.pg_roles where rolname = current_user), "
+                                 "pg_catalog.quote_ident(c.relowner::regrole::text) from pg_catalog.pg_class c where "
+                                 "c.oid = pg_catalog.to_regclass(?)"));
+        p.addBindValue(names->helperSchema);
+        p.addBindValue(names->liveTable.quoted());
+        if (!p.exec() || !p.next())
+            return Database::queryError(p, QStringLiteral("reading what the filter's owner may create"));
+        if (!p.value(0).toBool()) {
+            if (!p.value(1).toBool())
+                return makeError(ErrorKind::Refused,
+                                 QStringLiteral("refusing to rebuild %1: its helper objects are made as the filter's "
+                                                "owner %2, and role %2 may not create objects in schema %3")
+                                     .arg(names->liveTable.text(), p.value(2).toString(), names->helperSchema),
+                                 QStringLiteral("have the owner of schema %1 or a superuser run:\n  grant create on "
+                                                "schema %1 to %2;\nor run the rebuild as a superuser")
+                                     .arg(names->helperSchema, p.value(2).toString()));
+            *owner = QString(); // a superuser makes them itself
+        }
+    }
     QString readers;
     for (const auto &[table, columns] :
          {std::pair{names->state, QString()}, std::pair{names->swapped, QString()},
