@@ -16,6 +16,7 @@
 #include <QBuffer>
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QTemporaryFile>
 #include <QTest>
 #include <QThread>
 

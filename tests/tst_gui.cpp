@@ -21,6 +21,7 @@
 #include "step/stepthroughview.h"
 #include "testcluster.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -293,6 +294,28 @@ private slots:
         QVERIFY(swap.readyToSwap());
         if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
             swap.grab().save(dir + QStringLiteral("/swap.png"));
+        { // Issue 43, 2: a transaction holds the live table: the dialog says whom the swap waits for (sign-ups go
+          // on meanwhile), and Cancel gives up with nothing swapped.
+            PgConn holder(mCluster.connectionString(QStringLiteral("app")));
+            QVERIFY(holder.exec(QStringLiteral("begin")).ok());
+            QVERIFY(holder.exec(QStringLiteral("lock table username_filter in row exclusive mode")).ok());
+            const QString pid = QString::fromLatin1(holder.column(QStringLiteral("select pg_backend_pid()"))->value(0));
+            QTest::qWait(800);
+            auto *cancel = swap.findChild<QPushButton *>(QStringLiteral("cancelSwapButton"));
+            QVERIFY(cancel && !cancel->accessibleName().isEmpty());
+            swap.swapNow();
+            QTRY_VERIFY_WITH_TIMEOUT(swap.resultText().contains(QStringLiteral("blocked by pid %1").arg(pid)), 60000);
+            QVERIFY2(swap.resultText().startsWith(QLatin1String("Waiting for the lock")),
+                     qPrintable(swap.resultText()));
+            QVERIFY(cancel->isVisible());
+            QTest::mouseClick(cancel, Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(swap.resultText().contains(QLatin1String("cancelled")), 30000);
+            QVERIFY(!cancel->isVisible());
+            QVERIFY(holder.exec(QStringLiteral("rollback")).ok());
+            PgConn c(mCluster.connectionString(QStringLiteral("app")));
+            QCOMPARE(c.column(QStringLiteral("select to_regclass('username_filter_v2') is not null"))->value(0),
+                     QByteArray("t"));
+        }
         swap.swapNow();
         QTRY_VERIFY_WITH_TIMEOUT(swap.resultText().startsWith(QLatin1String("Swapped")), 60000);
         PgConn c(mCluster.connectionString(QStringLiteral("app")));
@@ -333,6 +356,14 @@ private slots:
             (mWindow->session()->refresh(), banner->text().contains(QLatin1String("REBUILD INTERRUPTED into dying"))),
             20000);
         QVERIFY(banner->isVisible());
+        // Cut in its export, its table was never written: the advice is to abort (the window offers it),
+        // never to swap (issue 43, 4).
+        QVERIFY2(banner->text().contains(QLatin1String("never written")) &&
+                     banner->text().contains(QLatin1String("Admin > Abort the rebuild")) &&
+                     !banner->text().contains(QLatin1String("Swap")),
+                 qPrintable(banner->text()));
+        auto *abortAction = mWindow->findChild<QAction *>(QStringLiteral("actionAbortRebuild"));
+        QVERIFY(abortAction && !abortAction->text().isEmpty());
         // The monitoring plugin says so too: WARNING, naming the rebuild and the way out.
         QProcess health;
         health.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), db, QStringLiteral("health")});
@@ -341,6 +372,7 @@ private slots:
         QCOMPARE(health.exitCode(), 1);
         QVERIFY2(line.startsWith("BLOOMSCOPE WARNING - rebuild into dying interrupted"), line.constData());
         QVERIFY(line.contains("rebuild --abort"));
+        QVERIFY2(!line.contains("finish it with swap"), line.constData());
         QProcess abort;
         abort.start(QStringLiteral(BLOOMCTL_PATH), {QStringLiteral("--db"), db, QStringLiteral("rebuild"),
                                                     QStringLiteral("--abort"), QStringLiteral("--yes")});

@@ -16,6 +16,8 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
+#include <mutex>
 #include <signal.h>
 #include <thread>
 
@@ -492,6 +494,188 @@ private slots:
         qInfo("measured %.5f [%.5f, %.5f], model %.5f", sample->measured, sample->low95, sample->high95, model);
         QVERIFY(sample->low95 * 0.9 <= model && model <= sample->high95 * 1.1);
         QVERIFY(Rebuilder::abort(*db).ok());
+    }
+
+    /** Issue 43, 5: a destructive command with standard input from /dev/null (a cron job, a pipeline)
+     *  and no --yes refuses, exit 2, saying what it would do; nothing changes. */
+    void destructiveCommandsRefuseOffATerminal()
+    {
+        const auto offTerminal = [this](const QStringList &args) {
+            QProcess p;
+            p.setStandardInputFile(QProcess::nullDevice());
+            p.start(QStringLiteral(BLOOMCTL_PATH), QStringList{QStringLiteral("--db"), filterDb()} + args);
+            p.waitForFinished(120000);
+            return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+        };
+        QStringList rebuild = rebuildArgs(QStringLiteral("unconfirmed_v2"));
+        rebuild.removeAll(QStringLiteral("--yes"));
+        auto [code, err] = offTerminal(rebuild);
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains(QLatin1String("Rebuild username_filter into unconfirmed_v2")) &&
+                     err.contains(QLatin1String("records every name")) &&
+                     err.contains(QLatin1String("not confirmed: add --yes")),
+                 qPrintable(err));
+        {
+            PgConn c(filterDb());
+            QCOMPARE(c.column(QStringLiteral("select to_regclass('unconfirmed_v2') is null and not exists (select "
+                                             "from pg_class where relname = 'bloomscope_rebuild') and "
+                                             "pg_get_functiondef('username_bits(text)'::regprocedure) not like "
+                                             "'%bloomscope_record%'"))
+                         ->value(0),
+                     QByteArray("t"));
+        }
+        // The others that change production: a rebuild to abort, a swap, the old pairs to drop.
+        int built = -1;
+        const QString out = bloomctlRun(rebuildArgs(QStringLiteral("unconfirmed_v2")), &built);
+        QVERIFY2(built == 0, qPrintable(out));
+        std::tie(code, err) = offTerminal({QStringLiteral("rebuild"), QStringLiteral("--abort")});
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains(QLatin1String("Abort the rebuild")), qPrintable(err));
+        std::tie(code, err) =
+            offTerminal({QStringLiteral("swap"), QStringLiteral("unconfirmed_v2"), QStringLiteral("--audit-sample"),
+                         QStringLiteral("0"), QStringLiteral("--allow-fewer-names")});
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains(QLatin1String("Swap ")) && err.contains(QLatin1String("not confirmed")), qPrintable(err));
+        PgConn c(filterDb());
+        QCOMPARE(c.column(QStringLiteral("select to_regclass('unconfirmed_v2') is not null and exists (select from "
+                                         "pg_class where relname = 'bloomscope_rebuild')"))
+                     ->value(0),
+                 QByteArray("t"));
+    }
+
+    /**
+     * Issue 43, 2: one ordinary transaction open on the filter (a slow batch, an application session idle
+     * in its transaction) while the application signs up. rebuild and swap neither queue a lock request
+     * the sign-ups would wait behind nor wait for it forever: they say who blocks (pid, role,
+     * application, state, how long its transaction is open) while they wait, and give up after
+     * --lock-wait with that list, exit 8, nothing changed. Sign-ups go on at their rate meanwhile (before:
+     * a 30 s lock_timeout request stopped every one of them).
+     */
+    void aBlockedLockKeepsSignUpsGoing()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        std::atomic<bool> stop{false};
+        std::mutex mutex;
+        std::vector<qint64> committedAt; // ms on `clock` of each committed sign-up
+        QStringList errors;
+        const auto writer = [&](int id) {
+            PgConn app(filterDb());
+            for (int i = 0; !stop.load(); ++i) {
+                const QByteArray name = "lock-policy-" + QByteArray::number(id) + "-" + QByteArray::number(i);
+                const char *v[1] = {name.constData()};
+                PGresult *res = PQexecParams(app.handle(),
+                                             "update username_filter f set bits = f.bits | b.mask from "
+                                             "username_bits($1) b where f.chunk = b.chunk",
+                                             1, nullptr, v, nullptr, nullptr, 0);
+                {
+                    std::lock_guard lock(mutex);
+                    if (PQresultStatus(res) == PGRES_COMMAND_OK)
+                        committedAt.push_back(clock.elapsed());
+                    else
+                        errors << QString::fromUtf8(PQresultErrorMessage(res));
+                }
+                PQclear(res);
+                std::this_thread::sleep_for(std::chrono::milliseconds(10)); // a sign-up form's pace, per writer
+            }
+        };
+        const auto rate = [&](qint64 from, qint64 to) {
+            std::lock_guard lock(mutex);
+            const auto n =
+                std::count_if(committedAt.begin(), committedAt.end(), [&](qint64 t) { return t >= from && t < to; });
+            return double(n) * 1000.0 / double(qMax<qint64>(1, to - from));
+        };
+        // Runs bloomctl; returns its exit code, stderr, and when it first said whom it waits for.
+        struct Blocked {
+            int code = -1;
+            QByteArray err;
+            qint64 firstWait = -1, end = -1;
+        };
+        const auto runBlocked = [&](const QStringList &args) {
+            Blocked b;
+            QProcess p;
+            p.start(QStringLiteral(BLOOMCTL_PATH), QStringList{QStringLiteral("--db"), filterDb()} + args);
+            while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
+                p.waitForFinished(100);
+                b.err += p.readAllStandardError();
+                if (b.firstWait < 0 && (b.err.contains("blocked by pid") || b.err.contains("\"lock_wait\"")))
+                    b.firstWait = clock.elapsed();
+                if (clock.elapsed() > 600000)
+                    break;
+            }
+            b.end = clock.elapsed();
+            b.err += p.readAllStandardError();
+            b.code = p.exitCode();
+            return b;
+        };
+        std::vector<std::thread> threads;
+        for (int i = 0; i < 4; ++i)
+            threads.emplace_back(writer, i);
+        QTest::qWait(3000);
+        const double baseline = rate(500, clock.elapsed());
+
+        // The holder: a transaction that took ROW EXCLUSIVE on the filter and stays open.
+        PgConn holder(filterDb());
+        QVERIFY(holder.exec(QStringLiteral("set application_name = 'forgotten batch'")).ok());
+        QVERIFY(holder.exec(QStringLiteral("begin")).ok());
+        QVERIFY(holder.exec(QStringLiteral("lock table username_filter in row exclusive mode")).ok());
+        const QByteArray pid = holder.column(QStringLiteral("select pg_backend_pid()"))->value(0);
+        QTest::qWait(1500); // its transaction is older than half an attempt
+
+        const Blocked rebuild =
+            runBlocked(rebuildArgs(QStringLiteral("lock_v2")) +
+                       QStringList{QStringLiteral("--yes"), QStringLiteral("--lock-wait"), QStringLiteral("4s")});
+        QCOMPARE(rebuild.code, 8);
+        QVERIFY2(rebuild.err.contains("waiting") && rebuild.err.contains("for SHARE on public.username_filter"),
+                 rebuild.err.constData());
+        QVERIFY2(rebuild.err.contains("gave up after"), rebuild.err.constData());
+        QVERIFY2(rebuild.err.contains("blocked by pid " + pid + " (role ") &&
+                     rebuild.err.contains("application forgotten batch, idle in transaction, transaction open"),
+                 rebuild.err.constData());
+        QVERIFY2(rebuild.err.contains("pg_terminate_backend(" + pid + ")"), rebuild.err.constData());
+        const double duringRebuild = rate(rebuild.firstWait, rebuild.end);
+        {
+            PgConn c(filterDb());
+            QCOMPARE(c.column(QStringLiteral("select to_regclass('lock_v2') is null and not exists (select from "
+                                             "pg_class where relname = 'bloomscope_rebuild')"))
+                         ->value(0),
+                     QByteArray("t"));
+        }
+
+        // The holder ends; the rebuild goes ahead. A new holder; the swap waits and gives up the same way,
+        // its waits as JSON objects under --json.
+        QVERIFY(holder.exec(QStringLiteral("commit")).ok());
+        int code = -1;
+        const QString built =
+            bloomctlRun(rebuildArgs(QStringLiteral("lock_v2")) + QStringList{QStringLiteral("--yes")}, &code);
+        QVERIFY2(code == 0, qPrintable(built));
+        QVERIFY(holder.exec(QStringLiteral("begin")).ok());
+        QVERIFY(holder.exec(QStringLiteral("lock table username_filter in row exclusive mode")).ok());
+        QTest::qWait(1500);
+        const Blocked swap =
+            runBlocked({QStringLiteral("--json"), QStringLiteral("swap"), QStringLiteral("lock_v2"),
+                        QStringLiteral("--yes"), QStringLiteral("--audit-sample"), QStringLiteral("0"),
+                        QStringLiteral("--allow-fewer-names"), QStringLiteral("--lock-wait"), QStringLiteral("5s")});
+        QCOMPARE(swap.code, 8);
+        QVERIFY2(swap.err.contains("\"lock_wait\""), swap.err.constData());
+        QVERIFY2(swap.err.contains("\"pid\":" + pid), swap.err.constData());
+        QVERIFY2(swap.err.contains("\"application_name\":\"forgotten batch\""), swap.err.constData());
+        QVERIFY2(swap.err.contains("\"mode\":\"EXCLUSIVE\""), swap.err.constData());
+        const double duringSwap = rate(swap.firstWait, swap.end);
+        QVERIFY(holder.exec(QStringLiteral("rollback")).ok());
+        stop.store(true);
+        for (auto &t : threads)
+            t.join();
+        qInfo("sign-ups a second: %.1f before, %.1f while the rebuild waited (%.1f s), %.1f while the swap waited "
+              "(%.1f s)",
+              baseline, duringRebuild, (rebuild.end - rebuild.firstWait) / 1000.0, duringSwap,
+              (swap.end - swap.firstWait) / 1000.0);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.mid(0, 3).join(QLatin1String("; "))));
+        QVERIFY(rebuild.firstWait > 0 && swap.firstWait > 0);
+        QVERIFY2(duringRebuild >= 0.9 * baseline, qPrintable(QString::number(duringRebuild)));
+        QVERIFY2(duringSwap >= 0.9 * baseline, qPrintable(QString::number(duringSwap)));
+        PgConn c(filterDb()); // nothing swapped: the rebuilt table waits under its own name
+        QVERIFY(c.column(QStringLiteral("select to_regclass('lock_v2') is not null"))->value(0) == "t");
     }
 
     void cleanupTestCase() { QVERIFY(mCluster.stop().ok()); }

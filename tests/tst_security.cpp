@@ -351,9 +351,10 @@ private slots:
               std::pair{QStringLiteral("--function"), QStringLiteral("username_bits\"")},
               std::pair{QStringLiteral("--table"), QStringLiteral("a.b.c")},
               std::pair{QStringLiteral("--into"), QStringLiteral("\"evil")}}) {
-            const QStringList args = option == QLatin1String("--into")
-                                         ? QStringList{QStringLiteral("rebuild"), option, value}
-                                         : QStringList{option, value, QStringLiteral("info")};
+            const QStringList args =
+                option == QLatin1String("--into")
+                    ? QStringList{QStringLiteral("rebuild"), QStringLiteral("--yes"), option, value}
+                    : QStringList{option, value, QStringLiteral("info")};
             const Run r = bloomctl(superDb(), args);
             QCOMPARE(r.code, 2);
             QVERIFY2(r.err.contains(option.toUtf8()), r.err.constData());

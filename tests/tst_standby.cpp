@@ -10,6 +10,8 @@
 #include "postgres/pgconn.h"
 #include "session/filtersession.h"
 #include "testcluster.h"
+#include <QRegularExpression>
+#include <signal.h>
 
 #include <QCheckBox>
 #include <QElapsedTimer>
@@ -156,6 +158,110 @@ private slots:
 
     /** Every write on the standby says so, with the fix: the primary (add said "switch to admin mode",
      *  record "grant create on schema public" to a superuser, rebuild a syntax error). */
+    /**
+     * Issue 43, 3: a rebuild's state reads the same on the standby as on the primary, from the state
+     * table's heartbeat (a standby sees none of the primary's sessions or advisory locks). Running on the
+     * primary: never "interrupted" on the standby (it was: WARNING, "undo it with rebuild --abort"). Killed:
+     * interrupted on both, with the advice its stage allows. Rebuilt and waiting for its swap: a state of
+     * its own in info, health (WARNING after --max-swap-wait) and metrics.
+     */
+    void aRebuildReadsTheSameOnTheStandby()
+    {
+        const QHash<QString, QString> stale{{QStringLiteral("BLOOMSCOPE_HEARTBEAT_STALE"), QStringLiteral("4")}};
+        const auto onStandby = [&](const QStringList &args) {
+            return test::runBloomctl(QStringList{QStringLiteral("--db"), standbyDb()} + args, {}, {}, stale);
+        };
+        const auto gauge = [](const QByteArray &metrics, const char *name) {
+            const QRegularExpression re(QStringLiteral("\\n%1\\{[^}]*\\} ([0-9.e+-]+)").arg(QLatin1String(name)));
+            return re.match(QString::fromUtf8(metrics)).captured(1);
+        };
+        const QStringList rebuild{QStringLiteral("--db"),     primaryDb(),
+                                  QStringLiteral("rebuild"),  QStringLiteral("--yes"),
+                                  QStringLiteral("--into"),   QStringLiteral("standby_v2"),
+                                  QStringLiteral("--source"), primaryDb(),
+                                  QStringLiteral("--query"),  QStringLiteral("select 'ada'"),
+                                  QStringLiteral("--grace"),  QStringLiteral("0")};
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("BLOOMSCOPE_TEST_PAUSE_AT"), QStringLiteral("export"));
+        p.setProcessEnvironment(e);
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(BLOOMCTL_PATH), rebuild);
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += p.readAll()).contains("paused at export"), 60000);
+        // Running on the primary, with sign-ups there: the standby has replayed heartbeats and sign-ups.
+        for (int i = 0; i < 8; ++i) {
+            QVERIFY(test::runBloomctl({QStringLiteral("--db"), primaryDb(), QStringLiteral("add"),
+                                       QStringLiteral("standby-signup-%1").arg(i)})
+                        .code == 0);
+            QThread::msleep(500);
+        }
+        QVERIFY(waitForReplay() >= 0);
+        auto health = onStandby({QStringLiteral("health")});
+        QVERIFY2(health.code == 0 && !health.out.contains("interrupted"), health.out.constData());
+        auto metrics = onStandby({QStringLiteral("metrics")});
+        QCOMPARE(gauge(metrics.out, "bloomscope_rebuild_in_progress"), QStringLiteral("1"));
+        QCOMPARE(gauge(metrics.out, "bloomscope_rebuild_interrupted"), QStringLiteral("0"));
+        auto info = onStandby({QStringLiteral("info")});
+        QVERIFY2(info.out.contains("running on the primary into standby_v2") && !info.out.contains("INTERRUPTED"),
+                 info.out.constData());
+
+        // Killed: interrupted on the primary at once, on the standby once the primary's commits pass its
+        // last heartbeat; cut in its export, it is told to abort, not to swap.
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(test::runBloomctl({QStringLiteral("--db"), primaryDb(), QStringLiteral("info")})
+                                     .out.contains("REBUILD INTERRUPTED into standby_v2"),
+                                 20000);
+        info = test::runBloomctl({QStringLiteral("--db"), primaryDb(), QStringLiteral("info")});
+        QVERIFY2(info.out.contains("never written (cut in stage export)") && info.out.contains("rebuild --abort") &&
+                     !info.out.contains("bloomctl swap"),
+                 info.out.constData());
+        QElapsedTimer t;
+        t.start();
+        for (;;) {
+            QVERIFY(test::runBloomctl(
+                        {QStringLiteral("--db"), primaryDb(), QStringLiteral("add"), QStringLiteral("after-the-kill")})
+                        .code == 0);
+            QVERIFY(waitForReplay() >= 0);
+            health = onStandby({QStringLiteral("health")});
+            if (health.out.contains("interrupted") || t.elapsed() > 30000)
+                break;
+            QThread::msleep(500);
+        }
+        QVERIFY2(health.code == 1 && health.out.contains("rebuild into standby_v2 interrupted in stage export") &&
+                     health.out.contains("rebuild --abort") && !health.out.contains("finish it with swap"),
+                 health.out.constData());
+        QCOMPARE(gauge(onStandby({QStringLiteral("metrics")}).out, "bloomscope_rebuild_interrupted"),
+                 QStringLiteral("1"));
+        QCOMPARE(test::runBloomctl({QStringLiteral("--db"), primaryDb(), QStringLiteral("rebuild"),
+                                    QStringLiteral("--abort"), QStringLiteral("--yes")})
+                     .code,
+                 0);
+
+        // Rebuilt, its process gone: waiting for its swap, a state of its own everywhere.
+        auto done = test::runBloomctl(rebuild);
+        QVERIFY2(done.code == 0, done.err.constData());
+        QVERIFY(waitForReplay() >= 0);
+        health = onStandby({QStringLiteral("health")});
+        QVERIFY2(health.code == 0, health.out.constData()); // younger than a day
+        health = onStandby({QStringLiteral("health"), QStringLiteral("--max-swap-wait"), QStringLiteral("0")});
+        QVERIFY2(health.code == 1 && health.out.contains("rebuilt standby_v2 has waited") &&
+                     health.out.contains("for its swap"),
+                 health.out.constData());
+        metrics = onStandby({QStringLiteral("metrics")});
+        QCOMPARE(gauge(metrics.out, "bloomscope_rebuild_waiting_for_swap"), QStringLiteral("1"));
+        QCOMPARE(gauge(metrics.out, "bloomscope_rebuild_interrupted"), QStringLiteral("0"));
+        QCOMPARE(gauge(metrics.out, "bloomscope_rebuild_in_progress"), QStringLiteral("0"));
+        QVERIFY(!gauge(metrics.out, "bloomscope_rebuild_waiting_for_swap_seconds").isEmpty());
+        info = onStandby({QStringLiteral("info")});
+        QVERIFY2(info.out.contains("standby_v2 is rebuilt and waits for its swap"), info.out.constData());
+        QCOMPARE(test::runBloomctl({QStringLiteral("--db"), primaryDb(), QStringLiteral("rebuild"),
+                                    QStringLiteral("--abort"), QStringLiteral("--yes")})
+                     .code,
+                 0);
+    }
+
     void everyWriteSaysConnectToThePrimary_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -123,8 +123,13 @@ int cmdInfo(Context &c)
                       {QStringLiteral("rebuild_in_progress"), rebuild->exists},
                       {QStringLiteral("rebuild_into"), rebuild->exists ? QJsonValue(rebuild->newTable) : QJsonValue()},
                       {QStringLiteral("rebuild_stage"), rebuild->exists ? QJsonValue(rebuild->stage) : QJsonValue()},
-                      {QStringLiteral("rebuild_interrupted"),
-                       rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready")},
+                      {QStringLiteral("rebuild_interrupted"), rebuild->interrupted()},
+                      {QStringLiteral("rebuild_running"), rebuild->exists && rebuild->running},
+                      {QStringLiteral("rebuild_waiting_for_swap"), rebuild->waitingForSwap()},
+                      {QStringLiteral("rebuild_stage_seconds"),
+                       rebuild->stageSeconds >= 0 ? QJsonValue(rebuild->stageSeconds) : QJsonValue()},
+                      {QStringLiteral("rebuild_heartbeat_seconds"),
+                       rebuild->heartbeatSeconds >= 0 ? QJsonValue(rebuild->heartbeatSeconds) : QJsonValue()},
                       {QStringLiteral("table"), s->ref().table},
                       {QStringLiteral("function"), s->ref().function},
                       {QStringLiteral("chunks"), qint64(g.chunks())},
@@ -195,20 +200,28 @@ int cmdInfo(Context &c)
     // The rebuild state's table and stage are the server's text: printed escaped.
     const RebuildState *st = &*rebuild;
     const QString newTable = escapeField(st->newTable), stage = escapeField(st->stage);
-    if (st->exists && !st->running && st->stage == QLatin1String("ready")) {
-        o << "rebuild         " << newTable << " is rebuilt and waits: 'bloomctl swap " << newTable
-          << "' (or 'bloomctl rebuild --abort'); until then the live function records every name (" << st->pending
-          << " pending)\n";
-    } else if (st->exists && !st->running) {
+    const QString since = QString::number(qMax(0.0, st->stageSeconds), 'f', 0);
+    if (st->waitingForSwap()) {
+        o << "rebuild         " << newTable << " is rebuilt and waits for its swap (for " << since
+          << " s): 'bloomctl swap " << newTable << "' (or 'bloomctl rebuild --abort'); until then the live function "
+          << "records every name, checks included (" << st->pending << " pending)\n";
+    } else if (st->interrupted()) {
         o << "REBUILD INTERRUPTED into " << newTable << " (stage " << stage << ", started "
           << st->startedAt.toUTC().toString(Qt::ISODate) << "): no Bloomscope session is running it, yet the live "
           << "function still records every name it places (" << st->pending << " pending).\n"
-          << "                Finish it with 'bloomctl swap " << newTable << "' if it is ready, or undo it with "
-          << "'bloomctl rebuild --abort'\n";
+          << "                "
+          << (st->newTableWritten()
+                  ? QStringLiteral("Its new table is written: finish it with 'bloomctl swap %1' (the swap drains the "
+                                   "rest), or undo it with 'bloomctl rebuild --abort'\n")
+                        .arg(newTable)
+                  : QStringLiteral("Its new table was never written (cut in stage %1): undo it with 'bloomctl rebuild "
+                                   "--abort', then rebuild again\n")
+                        .arg(stage));
         c.warn(QStringLiteral("an interrupted rebuild into %1 is still recording names").arg(newTable));
     } else if (st->exists)
-        o << "rebuild         running into " << newTable << ", stage " << stage << ", started "
-          << st->startedAt.toUTC().toString(Qt::ISODate) << ", " << st->pending
+        o << "rebuild         running" << (role.inRecovery ? " on the primary" : "") << " into " << newTable
+          << ", stage " << stage << ", started " << st->startedAt.toUTC().toString(Qt::ISODate) << ", last heartbeat "
+          << QString::number(qMax(0.0, st->heartbeatSeconds), 'f', 0) << " s ago, " << st->pending
           << " pending name(s): the live function records every name until 'bloomctl swap " << newTable
           << "' or 'bloomctl rebuild --abort'\n";
     if (!role.inRecovery && health->deadTuples > health->liveTuples / 5)

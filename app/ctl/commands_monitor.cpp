@@ -111,6 +111,15 @@ int cmdHealth(Context &c)
     if (!thresholds)
         return unknown(thresholds.error().message);
     const Thresholds &t = *thresholds;
+    // How long a rebuilt filter may wait for its swap before it is a WARNING (a day by default).
+    double maxSwapWait = 86400;
+    if (c.args().has("max-swap-wait")) {
+        const auto wait = durationSeconds(c.args().option("max-swap-wait"));
+        if (!wait)
+            return unknown(QStringLiteral("--max-swap-wait takes an age: 3600, 90m, 2h, 1d; not '%1'")
+                               .arg(c.args().option("max-swap-wait")));
+        maxSwapWait = double(*wait);
+    }
     auto reading = readFilter(c);
     if (!reading)
         return unknown(reading.error().message);
@@ -150,11 +159,22 @@ int cmdHealth(Context &c)
     judge(QStringLiteral("names"), std::round(names), QStringLiteral("about %1 names").arg(qRound64(names)));
     judge(QStringLiteral("table_size"), double(reading->health.totalBytes),
           QStringLiteral("table size %1 bytes").arg(reading->health.totalBytes), QStringLiteral(" bytes"));
-    if (rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready")) {
+    if (rebuild->interrupted()) {
         state = qMax(state, PluginState::Warning);
-        why << QStringLiteral("rebuild into %1 interrupted (%2 names pending): finish it with swap or undo it with "
-                              "rebuild --abort")
-                   .arg(rebuild->newTable, QString::number(rebuild->pending));
+        why << (rebuild->newTableWritten()
+                    ? QStringLiteral("rebuild into %1 interrupted (%2 names pending): finish it with swap or undo it "
+                                     "with rebuild --abort")
+                    : QStringLiteral("rebuild into %1 interrupted in stage %3, before its table was written (%2 names "
+                                     "pending): undo it with rebuild --abort"))
+                   .arg(rebuild->newTable, QString::number(rebuild->pending), rebuild->stage);
+    }
+    // A rebuilt filter waiting for its swap records every check meanwhile: a state of its own.
+    if (rebuild->waitingForSwap() && rebuild->stageSeconds >= maxSwapWait) {
+        state = qMax(state, PluginState::Warning);
+        why << QStringLiteral("rebuilt %1 has waited %2 s for its swap (%3 names pending; the live function records "
+                              "every name, checks included): swap it in or undo it with rebuild --abort")
+                   .arg(rebuild->newTable, QString::number(qRound64(rebuild->stageSeconds)),
+                        QString::number(rebuild->pending));
     }
     // The newest snapshot's age: judged when it has a range, in the performance data whenever it is known.
     std::optional<qint64> age;
@@ -318,7 +338,13 @@ int cmdMetrics(Context &c)
     metric("bloomscope_rebuild_in_progress", "gauge", "1 while a rebuild of this filter is running.",
            rebuild->exists && rebuild->running ? 1 : 0);
     metric("bloomscope_rebuild_interrupted", "gauge", "1 when a rebuild stopped half way (finish or abort it).",
-           rebuild->exists && !rebuild->running && rebuild->stage != QLatin1String("ready") ? 1 : 0);
+           rebuild->interrupted() ? 1 : 0);
+    metric("bloomscope_rebuild_waiting_for_swap", "gauge",
+           "1 while a rebuilt filter waits for its swap (the live function records every name meanwhile).",
+           rebuild->waitingForSwap() ? 1 : 0);
+    metric("bloomscope_rebuild_waiting_for_swap_seconds", "gauge",
+           "How long the rebuilt filter has waited for its swap (0 when none waits).",
+           rebuild->waitingForSwap() ? qMax(0.0, rebuild->stageSeconds) : 0);
     metric("bloomscope_rebuild_pending_names", "gauge", "Names recorded for the rebuilt filter, not yet drained.",
            rebuild->exists ? double(rebuild->pending) : 0);
     // Events as Unix times (alert on time() - x), as Prometheus' own *_timestamp_seconds are.

@@ -137,7 +137,10 @@ const QList<CommandSpec> Commands{
       {"warn-fpr", 0, "P", "WARNING at this estimated FPR (default half of the critical one)"},
       {"warn-chunk-fill", 0, "F", "WARNING at this chunk fill (default 90% of the critical one)"},
       {"max-snapshot-age", 0, "D",
-       "WARNING when no snapshot was recorded in D (2h, 1d): -w snapshot_age=D; no snapshot at all warns"}}},
+       "WARNING when no snapshot was recorded in D (2h, 1d): -w snapshot_age=D; no snapshot at all warns"},
+      {"max-swap-wait", 0, "D",
+       "WARNING when a rebuilt filter has waited longer than D for its swap (1d by default; 0: at once): the live "
+       "function records every name, checks included, until it is swapped in or aborted"}}},
     {"record",
      "",
      "record a snapshot of the filter in bloomscope_history",

@@ -114,7 +114,7 @@ Error lockRefusal(const LockWait &wait)
                  who.isEmpty() ? QStringLiteral("sessions that ended before they could be named")
                                : who.join(QStringLiteral("; "))),
         QStringLiteral("have those sessions commit or roll back (a forgotten one ended by its owner or "
-                       "a superuser: %1), then run this again, or wait longer with --lock-wait SECONDS")
+                       "a superuser: %1), then run this again, or wait longer (bloomctl --lock-wait 5m)")
             .arg(pids.isEmpty() ? QStringLiteral("select pg_terminate_backend(PID);") : pids.join(QLatin1Char(' '))));
 }
 
@@ -124,7 +124,8 @@ Result<QList<LockBlocker>> lockBlockers(Database &db, const QString &quotedTable
     q.setForwardOnly(true);
     q.prepare(QStringLiteral(
         "select l.pid, coalesce(a.usename::text, ''), coalesce(a.application_name, ''), coalesce(a.state, ''), "
-        "  l.mode, l.granted, coalesce(extract(epoch from (pg_catalog.now() operator(pg_catalog.-) a.xact_start)), "
+        "  l.mode, l.granted, coalesce(extract(epoch from (pg_catalog.clock_timestamp() operator(pg_catalog.-) "
+        "a.xact_start)), "
         "  -1)::float8, l.virtualtransaction "
         "from pg_catalog.pg_locks l left join pg_catalog.pg_stat_activity a on a.pid operator(pg_catalog.=) l.pid "
         "where l.locktype operator(pg_catalog.=) 'relation' "
@@ -205,12 +206,13 @@ Status lockTable(Database &db, const QString &quotedTable, const QString &label,
         }
         wait.blockers = *blockers;
         wait.waitedSeconds = clock.elapsed() / 1000.0;
-        if (clock.elapsed() + backoffMs > policy.totalMs)
+        if (clock.elapsed() >= policy.totalMs)
             return lockRefusal(wait);
         if (policy.onWait)
             policy.onWait(wait);
-        for (int slept = 0; slept < backoffMs && !cancelled(); slept += 50)
-            QThread::msleep(50);
+        const qint64 sleep = qMin<qint64>(backoffMs, policy.totalMs - clock.elapsed());
+        for (qint64 slept = 0; slept < sleep && !cancelled(); slept += 50)
+            QThread::msleep(ulong(qMin<qint64>(50, sleep - slept)));
         backoffMs = qMin(backoffMs * 2, 2000);
     }
 }

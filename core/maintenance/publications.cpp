@@ -212,7 +212,8 @@ QString subscriberHelpersSql(const Helpers &h)
                "drop table if exists %1, %2;   -- an earlier rebuild's, if any\n"
                "create table %1 (live_table text primary key, live_function text not null, new_table text not null, "
                "new_function text not null, original_function text not null, stage text not null, started_at "
-               "timestamptz not null, per_source text not null, sources text not null, query text not null);\n"
+               "timestamptz not null, per_source text not null, sources text not null, query text not null, heartbeat "
+               "timestamptz, heartbeat_pid integer, stage_at timestamptz);\n"
                "create table %2 (id bigint primary key, name text, names text[], count integer not null, "
                "written boolean not null, drained boolean not null, at timestamptz not null);\n")
         .arg(h.state, h.pending, h.helperSchema);

@@ -38,7 +38,6 @@ using maintenance::helpers;
 using maintenance::helpersWith;
 
 namespace {
-constexpr qint64 RebuildLockKey = 0x626c6f6f; // "bloo": with the live table's oid, the rebuild's advisory lock
 }
 using maintenance::granteesOf;
 using maintenance::readerGrants;
@@ -110,17 +109,41 @@ Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
         if (!c.value(0).toBool())
             return legacyState(db, *h);
     }
+    // The running rebuild's heartbeat (a state table made before it has none: never "running").
+    bool beats = false;
+    {
+        QSqlQuery c(db.db());
+        c.prepare(QStringLiteral("select exists (select from pg_catalog.pg_attribute where attrelid = "
+                                 "pg_catalog.to_regclass(?) and attname = 'heartbeat_pid' and not attisdropped)"));
+        c.addBindValue(h->state);
+        if (!c.exec() || !c.next())
+            return Database::queryError(c, QStringLiteral("reading the rebuild state"));
+        beats = c.value(0).toBool();
+    }
+    // Running, decided from the state table the same way on every server: on the primary, while the
+    // session that beats is connected; on a standby (which sees none of the primary's sessions), while its
+    // heartbeat is no older than the stale age before the newest commit replayed (a standby that lags
+    // sees both as old as each other; a dead rebuild's heartbeat falls behind the primary's other commits).
+    const QString running =
+        beats
+            ? QStringLiteral("case when stage operator(pg_catalog.=) 'ready' then false " // its last step
+                             "when pg_catalog.pg_is_in_recovery() then heartbeat operator(pg_catalog.>=) "
+                             "(coalesce(pg_catalog.pg_last_xact_replay_timestamp(), heartbeat) operator(pg_catalog.-) "
+                             "pg_catalog.make_interval(secs => %1)) else exists (select from "
+                             "pg_catalog.pg_stat_activity a where a.pid operator(pg_catalog.=) heartbeat_pid) end")
+                  .arg(QString::number(heartbeatStaleSeconds()))
+            : QStringLiteral("false");
+    const QString ages =
+        beats ? QStringLiteral("extract(epoch from pg_catalog.clock_timestamp() operator(pg_catalog.-) heartbeat), "
+                               "extract(epoch from pg_catalog.clock_timestamp() operator(pg_catalog.-) stage_at)")
+              : QStringLiteral("null::float8, null::float8");
     // Columns a role that may only read the filter may read too (the pending names are not among them).
     QSqlQuery q(db.db());
-    if (!q.exec(
-            QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
-                           "(select coalesce(sum(count), 0) from %1 where not drained), per_source, "
-                           "exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and "
-                           "l.classid = %3 and l.objid = pg_catalog.to_regclass(%4)::oid and l.objsubid = 2 "
-                           "and l.granted), "
-                           "(select coalesce(sum(count), 0) from %1 where not drained and written) "
-                           "from %2")
-                .arg(h->pending, h->state, QString::number(RebuildLockKey), db.quoteLiteral(h->liveTable.quoted()))))
+    if (!q.exec(QStringLiteral("select live_table, live_function, new_table, new_function, stage, started_at, "
+                               "(select coalesce(sum(count), 0) from %1 where not drained), per_source, %3, "
+                               "(select coalesce(sum(count), 0) from %1 where not drained and written), %4 "
+                               "from %2")
+                    .arg(h->pending, h->state, running, ages)))
         return Database::queryError(q, QStringLiteral("reading the rebuild state"));
     if (!q.next())
         return st;
@@ -135,6 +158,8 @@ Result<RebuildState> Rebuilder::state(Database &db, const FilterRef &live)
     st.pending = q.value(6).toLongLong();
     st.running = q.value(8).toBool();
     st.pendingWritten = q.value(9).toLongLong();
+    st.heartbeatSeconds = q.value(10).isNull() ? -1 : q.value(10).toDouble();
+    st.stageSeconds = q.value(11).isNull() ? -1 : q.value(11).toDouble();
     for (const QJsonValue &v : QJsonDocument::fromJson(q.value(7).toString().toUtf8()).array())
         st.perSource.append({v[QLatin1String("source")].toString(), qint64(v[QLatin1String("names")].toDouble())});
     return st;
@@ -169,26 +194,47 @@ Result<RebuildReport> Rebuilder::run()
     clock.start();
     mClock = &clock;
     if (auto s = mDb.requireSession(QStringLiteral("rebuilding %1").arg(mOptions.live.table),
-                                    QStringLiteral("an advisory lock held across its transactions, which says to "
-                                                   "info and to a second rebuild that it runs"));
+                                    QStringLiteral("a heartbeat that names its server session, which says to info "
+                                                   "and to every standby that it runs (a transaction pool shares "
+                                                   "that session with other clients)"));
         !s)
         return s.error();
     if (mOptions.sources.isEmpty() && mOptions.files.isEmpty())
         return makeError(ErrorKind::Usage, QStringLiteral("a rebuild needs --source CONNINFO or --file NAMES"));
-    // The rebuild's advisory lock, held by this session while it runs: `info` tells a running
-    // rebuild from an interrupted one by it (and a second rebuild of the same filter waits for none).
-    if (auto s = mDb.exec(
-            QStringLiteral("select pg_catalog.pg_advisory_lock(%1, pg_catalog.to_regclass(%2)::oid::int)")
-                .arg(QString::number(RebuildLockKey), mDb.quoteLiteral(FilterStore(mDb, mOptions.live).quotedTable())));
-        !s)
-        return s.error();
-    struct Unlock {
-        Rebuilder *r;
-        ~Unlock() { (void)r->mDb.exec(QStringLiteral("select pg_catalog.pg_advisory_unlock_all()")); }
-    } unlock{this};
+    // The heartbeat: a session of its own stamps the state table every HeartbeatSeconds while this
+    // rebuild runs, which every server (a standby too) reads as "running" (state()).
+    struct Heartbeat {
+        std::atomic<bool> stop{false};
+        std::thread thread;
+        ~Heartbeat() { end(); }
+        void end()
+        {
+            stop.store(true);
+            if (thread.joinable())
+                thread.join();
+        }
+    } heartbeat;
+    const auto beat = [this, &heartbeat] {
+        auto names = helpers(mDb, mOptions.live);
+        if (!names)
+            return;
+        const QString sql = QStringLiteral("update %1 set heartbeat = pg_catalog.clock_timestamp(), heartbeat_pid = "
+                                           "pg_catalog.pg_backend_pid()")
+                                .arg(names->state);
+        heartbeat.thread = std::thread([conninfo = mDb.spec().toConninfo(), sql, &heartbeat] {
+            PgConn c(conninfo, PgConn::SearchPath::Pinned);
+            while (!heartbeat.stop.load()) {
+                (void)c.exec(sql);
+                for (int i = 0; i < HeartbeatSeconds * 10 && !heartbeat.stop.load(); ++i)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            }
+        });
+    };
     if (auto s = prepare(); !s)
         return s.error();
+    beat();
     auto r = runPrepared();
+    heartbeat.end(); // before anything drops the state table; a finished rebuild waits for its swap
     joinPrefault();
     if (r)
         return r;
@@ -268,7 +314,7 @@ Result<RebuildReport> Rebuilder::runPrepared()
     auto names = helpers(mDb, mOptions.live);
     if (!names)
         return names.error();
-    if (auto s = mDb.exec(QStringLiteral("update %1 set stage = 'ready'").arg(names->state)); !s)
+    if (auto s = mDb.exec(QStringLiteral("update %1 set stage = 'ready', stage_at = now()").arg(names->state)); !s)
         return s.error();
     r.totalSeconds = double(clock.nsecsElapsed()) / 1e9;
     report(QStringLiteral("done"), r.exported, r.exported);
@@ -410,7 +456,9 @@ Status Rebuilder::prepare()
             "create table %1 (live_table text primary key, live_function text not null, new_table text not null, "
             "  new_function text not null, original_function text not null, stage text not null, "
             "  started_at timestamptz not null default now(), per_source text not null default '[]', "
-            "  sources text not null default '[]', query text not null default '');\n"
+            "  sources text not null default '[]', query text not null default '', heartbeat timestamptz "
+            "  not null default now(), heartbeat_pid integer not null default pg_catalog.pg_backend_pid(), "
+            "  stage_at timestamptz not null default now());\n"
             "create table %2 (id bigserial primary key, name text, names text[], "
             "  count integer not null default 1, written boolean not null default false, "
             "  drained boolean not null default false, "
@@ -615,7 +663,7 @@ Status Rebuilder::writeTable(RebuildReport &r)
                  QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     if (!q.exec(renderFunctionSql(g, function)) ||
         !q.exec(QStringLiteral("comment on table %1 is %2").arg(table, comment)) ||
-        !q.exec(QStringLiteral("update %1 set stage = 'drain'").arg(names->state)))
+        !q.exec(QStringLiteral("update %1 set stage = 'drain', stage_at = now()").arg(names->state)))
         return rollback(Database::queryError(q, QStringLiteral("creating %1").arg(function)));
     q.finish();
     if (!mDb.db().commit())
@@ -708,7 +756,7 @@ Status Rebuilder::exportSql(RebuildReport &r)
         return rollback(built.error());
     report(QStringLiteral("index"), 0, 0);
     if (!q.exec(QStringLiteral("alter table %1 add primary key (chunk)").arg(table)) ||
-        !q.exec(QStringLiteral("update %1 set stage = 'drain'").arg(names->state)))
+        !q.exec(QStringLiteral("update %1 set stage = 'drain', stage_at = now()").arg(names->state)))
         return rollback(Database::queryError(q, QStringLiteral("indexing %1").arg(table)));
     q.finish();
     if (!mDb.db().commit())

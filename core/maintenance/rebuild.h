@@ -80,12 +80,32 @@ struct RebuildState {
     QDateTime startedAt;
     qint64 pending = 0;        ///< names in the pending table not drained yet
     qint64 pendingWritten = 0; ///< of them, the write path's (FilterWriter): every one an added name
-    /** A Bloomscope session is running this rebuild now (it holds the rebuild's advisory lock);
-     *  false for one whose process died or lost its connection: interrupted. */
+    /** A Bloomscope session is running this rebuild now, from its heartbeat in the state table (on the
+     *  primary: its heartbeat session is connected; on a standby: its heartbeat is at most
+     *  heartbeatStaleSeconds() older than the newest replayed commit); false for one whose process died or
+     *  lost its connection (interrupted, or waiting for its swap when its stage is "ready"). */
     bool running = false;
+    double heartbeatSeconds = -1; ///< age of its last heartbeat (-1: none recorded)
+    double stageSeconds = -1;     ///< how long it has been in its stage (waiting for its swap: since when)
+    /** Rebuilt, its process gone: the new filter waits for its swap (the live function records every name). */
+    bool waitingForSwap() const { return exists && !running && stage == QLatin1String("ready"); }
+    /** Stopped half way (no process runs it, not ready): finish or abort it. */
+    bool interrupted() const { return exists && !running && stage != QLatin1String("ready"); }
+    /** Its new table is written (stage drain or ready): a swap can finish it; before that only abort. */
+    bool newTableWritten() const { return stage == QLatin1String("drain") || stage == QLatin1String("ready"); }
     /** Started by an older Bloomscope, its helpers beside the filter: it can only be aborted. */
     bool legacy = false;
 };
+
+/** How often a running rebuild stamps its heartbeat, and how far behind the newest replayed commit a
+ *  standby lets it fall before it calls the rebuild gone (BLOOMSCOPE_HEARTBEAT_STALE, seconds). */
+constexpr int HeartbeatSeconds = 2;
+inline int heartbeatStaleSeconds()
+{
+    bool ok = false;
+    const int v = qEnvironmentVariableIntValue("BLOOMSCOPE_HEARTBEAT_STALE", &ok);
+    return ok && v > 0 ? v : 30;
+}
 
 /** The new filter may hold this share of the live estimate and no less (docs/operations.md "The swap guard"). */
 constexpr double SwapNamesTolerance = 0.98;

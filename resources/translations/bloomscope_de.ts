@@ -618,10 +618,6 @@ Proben sind &apos;bloomscope-fpr-probe-&apos; plus eine zufällige UUID: keine w
         <translation>%1 ist neu aufgebaut und wartet auf den Austausch. Bis er eingetauscht (Admin &gt; Eintauschen) oder abgebrochen wird (bloomctl rebuild --abort), vermerkt die Live-Funktion jeden Namen, den sie platziert, Prüfungen eingeschlossen, in bloomscope_pending (%L2 ausstehend bei der letzten Aktualisierung).</translation>
     </message>
     <message>
-        <source>The rebuild into %1 was interrupted (stage %2): the live function records every name it places in bloomscope_pending (%L3 pending) until it is finished with Admin &gt; Swap or undone with bloomctl rebuild --abort.</source>
-        <translation>Der Neuaufbau in %1 wurde unterbrochen (Stufe %2): die Live-Funktion vermerkt jeden Namen, den sie platziert, in bloomscope_pending (%L3 ausstehend), bis er mit Admin &gt; Eintauschen abgeschlossen oder mit bloomctl rebuild --abort rückgängig gemacht wird.</translation>
-    </message>
-    <message>
         <source>Quitting now stops:</source>
         <translation>Beenden hält jetzt an:</translation>
     </message>
@@ -636,6 +632,46 @@ Proben sind &apos;bloomscope-fpr-probe-&apos; plus eine zufällige UUID: keine w
     <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>The rebuild into %1 was interrupted (stage %2): the live function records every name it places in bloomscope_pending (%3 pending) until it is finished with Admin &gt; Swap or undone with bloomctl rebuild --abort.</source>
+        <translation>Der Neuaufbau in %1 wurde unterbrochen (Stufe %2): die Live-Funktion vermerkt jeden Namen, den sie platziert, in bloomscope_pending (%3 ausstehend), bis er mit Admin &gt; Eintauschen abgeschlossen oder mit bloomctl rebuild --abort rückgängig gemacht wird.</translation>
+    </message>
+    <message>
+        <source>The rebuild into %1 was interrupted (stage %2) before its table was written: the live function records every name it places in bloomscope_pending (%3 pending) until it is undone with bloomctl rebuild --abort.</source>
+        <translation>Der Neuaufbau in %1 wurde unterbrochen (Stufe %2), bevor seine Tabelle geschrieben war: die Live-Funktion vermerkt jeden Namen, den sie platziert, in bloomscope_pending (%3 ausstehend), bis er mit bloomctl rebuild --abort rückgängig gemacht wird.</translation>
+    </message>
+    <message>
+        <source>A&amp;bort the rebuild...</source>
+        <translation>Neuaufbau a&amp;bbrechen...</translation>
+    </message>
+    <message>
+        <source>There is no rebuild to abort (at the last refresh).</source>
+        <translation>Es gibt keinen Neuaufbau zum Abbrechen (bei der letzten Aktualisierung).</translation>
+    </message>
+    <message>
+        <source>Abort the rebuild into %1: restore the live function and drop the half-built pair and its %2 pending names?</source>
+        <translation>Den Neuaufbau in %1 abbrechen: die Live-Funktion wiederherstellen und das halb gebaute Paar samt seinen %2 ausstehenden Namen verwerfen?</translation>
+    </message>
+    <message>
+        <source>In one transaction: lock the live table in SHARE mode (by the lock policy), restore the live function&apos;s recorded definition, drop %1, its function, bloomscope_rebuild, bloomscope_pending and the recorders.</source>
+        <translation>In einer Transaktion: die Live-Tabelle im SHARE-Modus sperren (nach der Sperr-Regel), die vermerkte Definition der Live-Funktion wiederherstellen, %1, seine Funktion, bloomscope_rebuild, bloomscope_pending und die Vermerk-Funktionen verwerfen.</translation>
+    </message>
+    <message>
+        <source>Abort the rebuild</source>
+        <translation>Neuaufbau abbrechen</translation>
+    </message>
+    <message>
+        <source>Aborting the rebuild into %1...</source>
+        <translation>Der Neuaufbau in %1 wird abgebrochen...</translation>
+    </message>
+    <message>
+        <source>Waiting for the lock, sign-ups go on: %1</source>
+        <translation>Warte auf die Sperre, Anmeldungen laufen weiter: %1</translation>
+    </message>
+    <message>
+        <source>Rebuild aborted: the live function is restored and the rebuild&apos;s tables are gone.</source>
+        <translation>Neuaufbau abgebrochen: die Live-Funktion ist wiederhergestellt und die Tabellen des Neuaufbaus sind entfernt.</translation>
     </message>
 </context>
 <context>
@@ -2506,16 +2542,20 @@ Chunk-FPR %3</translation>
 <context>
     <name>bloom::RebuildBanner</name>
     <message>
-        <source>%1 is rebuilt and waits to be swapped in (Admin &gt; Swap); until then the live function records every name (%L2 pending).</source>
-        <translation>%1 ist neu aufgebaut und wartet aufs Eintauschen (Admin &gt; Eintauschen); bis dahin vermerkt die Live-Funktion jeden Namen (%L2 ausstehend).</translation>
-    </message>
-    <message>
-        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%L4 pending). Finish it with Admin &gt; Swap, or undo it with bloomctl rebuild --abort.</source>
-        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%L4 ausstehend). Mit Admin &gt; Eintauschen abschließen oder mit bloomctl rebuild --abort rückgängig machen.</translation>
-    </message>
-    <message>
         <source>A rebuild into %1 is running (stage %2); the live filter keeps serving.</source>
         <translation>Ein Neuaufbau in %1 läuft (Stufe %2); der Live-Filter bedient weiter.</translation>
+    </message>
+    <message>
+        <source>%1 is rebuilt and has waited %2 min to be swapped in (Admin &gt; Swap); until then the live function records every name, checks included (%3 pending).</source>
+        <translation>%1 ist neu aufgebaut und wartet seit %2 min aufs Eintauschen (Admin &gt; Eintauschen); bis dahin vermerkt die Live-Funktion jeden Namen, Prüfungen eingeschlossen (%3 ausstehend).</translation>
+    </message>
+    <message>
+        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table is written: finish it with Admin &gt; Swap, or undo it with Admin &gt; Abort the rebuild.</source>
+        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle ist geschrieben: mit Admin &gt; Eintauschen abschließen oder mit Admin &gt; Neuaufbau abbrechen rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>REBUILD INTERRUPTED into %1 (stage %2, started %3): no session is running it, yet the live function still records every name (%4 pending). Its table was never written: undo it with Admin &gt; Abort the rebuild, then rebuild again.</source>
+        <translation>NEUAUFBAU UNTERBROCHEN in %1 (Stufe %2, begonnen %3): keine Sitzung führt ihn aus, doch die Live-Funktion vermerkt weiter jeden Namen (%4 ausstehend). Seine Tabelle wurde nie geschrieben: mit Admin &gt; Neuaufbau abbrechen rückgängig machen, dann neu aufbauen.</translation>
     </message>
 </context>
 <context>
@@ -2699,6 +2739,10 @@ Chunk-FPR %3</translation>
     <message>
         <source>Rebuilt %1: %L2 names in %3 s. The live filter records sign-ups until the swap.</source>
         <translation>%1 neu aufgebaut: %L2 Namen in %3 s. Der Live-Filter vermerkt Anmeldungen bis zum Austausch.</translation>
+    </message>
+    <message>
+        <source>Waiting for the lock, sign-ups go on: %1</source>
+        <translation>Warte auf die Sperre, Anmeldungen laufen weiter: %1</translation>
     </message>
 </context>
 <context>
@@ -3799,6 +3843,22 @@ dann unten &quot;Jeder Subscriber ist bereit&quot; ankreuzen.</translation>
     <message>
         <source>Swapped. Checks waited %1 ms, adds %2 ms. The old pair is %3: drop it with Admin &gt; Old filters once you no longer want it.</source>
         <translation>Eingetauscht. Prüfungen warteten %1 ms, Hinzufügen %2 ms. Das alte Paar ist %3: mit Admin &gt; Alte Filter löschen, sobald es nicht mehr gebraucht wird.</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel the swap</source>
+        <translation>Eintauschen &amp;abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the swap</source>
+        <translation>Eintauschen abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancelling the swap...</source>
+        <translation>Eintauschen wird abgebrochen...</translation>
+    </message>
+    <message>
+        <source>Waiting for the lock, sign-ups go on: %1</source>
+        <translation>Warte auf die Sperre, Anmeldungen laufen weiter: %1</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,6 @@
 #include "admin/adminactions.h"
+#include "admin/offthread.h"
+#include "maintenance/rebuild.h"
 
 #include "admin/oldfiltersdialog.h"
 #include "admin/rebuilddialog.h"
@@ -12,6 +14,7 @@
 #include <QApplication>
 #include <QFileDialog>
 #include <QInputDialog>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -80,6 +83,7 @@ void AdminActions::populate(QMenu *admin, QAction *record)
     admin->addSeparator();
     add(tr("&Rebuild with more chunks..."), "actionRebuild", &AdminActions::openRebuild, true);
     add(tr("S&wap in the rebuilt filter..."), "actionSwap", &AdminActions::openSwap, true);
+    add(tr("A&bort the rebuild..."), "actionAbortRebuild", &AdminActions::abortRebuild, true);
     add(tr("&Old filters..."), "actionOldFilters", &AdminActions::openOldFilters, true);
     for (QAction *a : mWriteActions)
         a->setEnabled(false);
@@ -387,6 +391,54 @@ void AdminActions::openSwap()
     dialog->show();
 }
 
+void AdminActions::abortRebuild()
+{
+    // As bloomctl rebuild --abort: the live function restored, the half-built pair and its pending names
+    // dropped, in one transaction, its lock asked for by the lock policy (Cancel stops the wait).
+    if (!mRebuild.exists) {
+        mStatus->setText(tr("There is no rebuild to abort (at the last refresh)."));
+        return;
+    }
+    if (!confirmWrite(tr("Abort the rebuild into %1: restore the live function and drop the half-built pair and "
+                         "its %2 pending names?")
+                          .arg(mRebuild.newTable, QLocale().toString(mRebuild.pending)),
+                      tr("In one transaction: lock the live table in SHARE mode (by the lock policy), restore the "
+                         "live function's recorded definition, drop %1, its function, bloomscope_rebuild, "
+                         "bloomscope_pending and the recorders.")
+                          .arg(mRebuild.newTable)))
+        return;
+    auto *progress = progressFor(mWindow, QStringLiteral("abortProgress"), tr("Abort the rebuild"),
+                                 tr("Aborting the rebuild into %1...").arg(mRebuild.newTable), 0);
+    auto *job = new OffThread(progress);
+    connect(progress, &QProgressDialog::canceled, job, &OffThread::cancel);
+    const ConnectionSpec spec = mSession->spec();
+    const FilterRef ref = mSession->summary().ref;
+    job->run<Status>(
+        [spec, ref, job, progress]() -> Status {
+            auto db = Database::open(spec);
+            if (!db)
+                return db.error();
+            job->setConnection((*db)->cancelHandle());
+            maintenance::LockPolicy lock = maintenance::LockPolicy::fromEnvironment();
+            lock.cancel = job->cancelFlag();
+            lock.onWait = [job, progress](const maintenance::LockWait &w) {
+                job->post([progress, text = w.describe()] {
+                    progress->setLabelText(tr("Waiting for the lock, sign-ups go on: %1").arg(text));
+                });
+            };
+            return Rebuilder::abort(**db, ref, lock);
+        },
+        [this, progress](Status s) {
+            finish(progress);
+            if (!s) {
+                reportFailure(tr("Abort the rebuild"), s.error());
+                return;
+            }
+            mStatus->setText(tr("Rebuild aborted: the live function is restored and the rebuild's tables are gone."));
+            mSession->refresh();
+        });
+}
+
 void AdminActions::openOldFilters()
 {
     auto *dialog = new OldFiltersDialog(mSession->spec(), mSession->summary().ref, mWindow);
@@ -438,9 +490,13 @@ bool AdminActions::confirmQuit()
                         "included, in bloomscope_pending (%L2 pending at the last refresh).")
                          .arg(mRebuild.newTable, QLocale().toString(mRebuild.pending));
         else if (!mRebuild.running)
-            stays << tr("The rebuild into %1 was interrupted (stage %2): the live function records every name it "
-                        "places in bloomscope_pending (%L3 pending) until it is finished with Admin > Swap or "
-                        "undone with bloomctl rebuild --abort.")
+            stays << (mRebuild.newTableWritten()
+                          ? tr("The rebuild into %1 was interrupted (stage %2): the live function records every name "
+                               "it places in bloomscope_pending (%3 pending) until it is finished with Admin > Swap "
+                               "or undone with bloomctl rebuild --abort.")
+                          : tr("The rebuild into %1 was interrupted (stage %2) before its table was written: the live "
+                               "function records every name it places in bloomscope_pending (%3 pending) until it is "
+                               "undone with bloomctl rebuild --abort."))
                          .arg(mRebuild.newTable, mRebuild.stage, QLocale().toString(mRebuild.pending));
     }
     if (stops.isEmpty() && stays.isEmpty())

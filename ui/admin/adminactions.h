@@ -55,6 +55,8 @@ public slots:
     void openRebuild();
     void openSwap();
     void openOldFilters();
+    /** Admin > Abort the rebuild: what bloomctl rebuild --abort does, confirmed first. */
+    void abortRebuild();
 
 signals:
     /** Admin > Add a name wrote it (the status bar says so). */

@@ -379,7 +379,16 @@ void RebuildDialog::start()
             if (!db)
                 return db.error();
             job->setConnection((*db)->cancelHandle());
-            Rebuilder r(**db, o);
+            RebuildOptions locked = o;
+            locked.lock.cancel = job->cancelFlag(); // Cancel stops the wait for the lock too
+            locked.lock.onWait = [job](const maintenance::LockWait &w) {
+                job->post([job, text = w.describe()] {
+                    auto *self = static_cast<RebuildDialog *>(job->parent());
+                    if (!self->mCloseWhenDone)
+                        self->mStage->setText(tr("Waiting for the lock, sign-ups go on: %1").arg(text));
+                });
+            };
+            Rebuilder r(**db, locked);
             r.setCancelFlag(job->cancelFlag());
             r.setProgress([job](const RebuildProgress &p) {
                 // Queued to the job, which lives as long as the dialog does and joins this thread first.

@@ -99,6 +99,17 @@ SwapDialog::SwapDialog(const ConnectionSpec &filterSpec, const FilterRef &live, 
     mSwap->setObjectName(QStringLiteral("swapButton"));
     mSwap->setEnabled(false);
     mSwap->setAutoDefault(false);
+    // While the swap waits for its lock (it says who blocks), Cancel gives up: nothing is swapped.
+    mCancelSwap = buttons->addButton(tr("&Cancel the swap"), QDialogButtonBox::ActionRole);
+    mCancelSwap->setObjectName(QStringLiteral("cancelSwapButton"));
+    mCancelSwap->setAccessibleName(tr("Cancel the swap"));
+    mCancelSwap->setAutoDefault(false);
+    mCancelSwap->hide();
+    connect(mCancelSwap, &QPushButton::clicked, this, [this] {
+        mCancelSwap->setEnabled(false);
+        mResult->setText(tr("Cancelling the swap..."));
+        mJob->cancel();
+    });
     QPushButton *close = buttons->addButton(QDialogButtonBox::Close);
     close->setDefault(true); // Enter never swaps
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -289,10 +300,19 @@ void SwapDialog::swapNow()
     mSwapping = true;
     mSwap->setEnabled(false);
     mResult->setText(tr("Swapping..."));
+    mCancelSwap->setEnabled(true);
+    mCancelSwap->show();
     const ConnectionSpec spec = mSpec;
     const QString table = mCheck->newTable;
-    const SwapOptions o = options();
+    SwapOptions o = options();
     OffThread *job = mJob;
+    o.lock.cancel = job->cancelFlag();
+    o.lock.onWait = [job](const maintenance::LockWait &w) {
+        job->post([job, text = w.describe()] {
+            auto *self = static_cast<SwapDialog *>(job->parent());
+            self->mResult->setText(tr("Waiting for the lock, sign-ups go on: %1").arg(text));
+        });
+    };
     mJob->run<Result<SwapReport>>(
         [spec, table, o, job]() -> Result<SwapReport> {
             auto db = Database::open(spec);
@@ -303,6 +323,7 @@ void SwapDialog::swapNow()
         },
         [this](Result<SwapReport> r) {
             mSwapping = false;
+            mCancelSwap->hide();
             if (!r) {
                 mResult->setText(r.error().toString());
                 updateVerdict();

@@ -70,6 +70,7 @@ private:
     QCheckBox *mPublicationOk = nullptr;
     QPlainTextEdit *mSql = nullptr;
     QPushButton *mSwap = nullptr;
+    QPushButton *mCancelSwap = nullptr; ///< shown while the swap runs (it may wait for its lock)
     bool mSwapping = false;
     OffThread *mJob = nullptr;
     bool mProduction = false;
