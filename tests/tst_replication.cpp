@@ -293,6 +293,16 @@ private:
         QCOMPARE(freeOnSubscriber(db, after), 0);
         QCOMPARE(freeOnSubscriber(db, {"never-added-name"}), 1); // the subscriber's filter is a filter
         applyWorkerHealthy(db, subscription);
+        // info and metrics on the subscriber say it is one, and its lag (issue 43, 1).
+        {
+            const auto info = test::runBloomctl({QStringLiteral("--db"), sub(db), QStringLiteral("info")});
+            QVERIFY2(info.code == 0 &&
+                         info.out.contains("replication     subscriber of " + subscription.toUtf8() + ", lag "),
+                     (info.out + info.err).constData());
+            const auto metrics = test::runBloomctl({QStringLiteral("--db"), sub(db), QStringLiteral("metrics")});
+            QVERIFY2(metrics.code == 0 && metrics.out.contains("bloomscope_subscription_lag_seconds{"),
+                     (metrics.out + metrics.err).constData());
+        }
         // The steps the swap printed for after it: drop the leftovers, refresh; the apply goes on.
         const QRegularExpression afterSteps(QStringLiteral("\\n  (drop table if exists [^\\n]*;)\\n"));
         const auto drop = afterSteps.match(QString::fromUtf8(swapErr));

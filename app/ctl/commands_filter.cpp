@@ -158,6 +158,10 @@ int cmdInfo(Context &c)
                        role.inRecovery ? QStringLiteral("standby") : QStringLiteral("primary")},
                       {QStringLiteral("replay_lag_seconds"),
                        role.replayLagSeconds ? QJsonValue(*role.replayLagSeconds) : QJsonValue()},
+                      {QStringLiteral("subscription"),
+                       role.subscription.isEmpty() ? QJsonValue() : QJsonValue(role.subscription)},
+                      {QStringLiteral("subscription_lag_seconds"),
+                       role.subscriptionLagSeconds ? QJsonValue(*role.subscriptionLagSeconds) : QJsonValue()},
                       // On a standby the tuple counts and vacuum times above are its own (it counts no
                       // replicated write), not the table's on the primary.
                       {QStringLiteral("statistics_of"),
@@ -180,6 +184,10 @@ int cmdInfo(Context &c)
       << "; packed rows would need " << formatBytes(quint64(health->packedHeapBytes))
       << (health->fillfactor != 100 ? QStringLiteral(" at fillfactor %1").arg(health->fillfactor) : QString()) << ")\n"
       << "server          " << role.describe() << '\n';
+    if (const QString sub = role.describeSubscription(); !sub.isEmpty())
+        o << "replication     " << sub
+          << " (its filter answers for what the apply worker applied; during a table's initial copy or a "
+             "refresh, for the rows copied so far: docs/operations.md \"Logical replication\")\n";
     if (const QString pool = (*c.database())->describePooling(); !pool.isEmpty())
         o << "connection      through " << pool << '\n';
     if (role.inRecovery) {

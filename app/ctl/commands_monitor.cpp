@@ -326,6 +326,11 @@ int cmdMetrics(Context &c)
     metric("bloomscope_server_in_recovery", "gauge",
            "1 on a hot standby (read-only replica; its own statistics count no replicated write), 0 on a primary.",
            reading->role.inRecovery ? 1 : 0);
+    if (reading->role.subscriptionLagSeconds) // a subscriber whose apply worker runs
+        metric("bloomscope_subscription_lag_seconds", "gauge",
+               "A logical-replication subscriber: seconds since its apply worker last confirmed a change to the "
+               "publisher (absent while no apply worker runs).",
+               qMax(0.0, *reading->role.subscriptionLagSeconds));
     if (reading->role.replayLagSeconds)
         metric("bloomscope_replay_lag_seconds", "gauge",
                "On a standby: now() - pg_last_xact_replay_timestamp(), the age of the last replayed commit (it also "

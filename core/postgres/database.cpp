@@ -237,6 +237,16 @@ QString ServerRole::describe() const
     return out;
 }
 
+QString ServerRole::describeSubscription() const
+{
+    if (subscription.isEmpty())
+        return QString();
+    return subscriptionLagSeconds
+               ? QStringLiteral("subscriber of %1, lag %2 s")
+                     .arg(subscription, QString::number(qMax(0.0, *subscriptionLagSeconds), 'f', 1))
+               : QStringLiteral("subscriber of %1, its apply worker is not running").arg(subscription);
+}
+
 Result<ServerRole> Database::readRole()
 {
     // On a primary the replay functions are NULL. The lag is the age of the last replayed commit: it
@@ -258,6 +268,21 @@ Result<ServerRole> Database::readRole()
     r.replayLsnBytes = q.value(3).isNull() ? -1 : q.value(3).toLongLong();
     r.receivedAhead = q.value(4).toLongLong();
     mInRecovery = r.inRecovery; // a promotion ends recovery: writes are no longer refused up front
+    q.finish();
+    // A logical subscriber: its enabled subscriptions of this database, the one furthest behind first
+    // (pg_subscription's columns but the connection string are readable by every role).
+    if (q.exec(
+            QStringLiteral("select s.subname::text, extract(epoch from pg_catalog.now() - w.latest_end_time)::float8 "
+                           "from pg_catalog.pg_subscription s left join pg_catalog.pg_stat_subscription w "
+                           "  on w.subid = s.oid and w.relid is null "
+                           "where s.subenabled and s.subdbid = (select d.oid from pg_catalog.pg_database d "
+                           "  where d.datname = pg_catalog.current_database()) "
+                           "order by w.latest_end_time is not null, w.latest_end_time limit 1")) &&
+        q.next()) {
+        r.subscription = q.value(0).toString();
+        if (!q.value(1).isNull())
+            r.subscriptionLagSeconds = q.value(1).toDouble();
+    }
     return r;
 }
 

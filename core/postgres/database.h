@@ -28,9 +28,16 @@ struct ServerRole {
     QString replayLsn;          ///< pg_last_wal_replay_lsn(), "0/3000148"
     qint64 replayLsnBytes = -1; ///< the same as a byte position: it moves with every replayed write
     qint64 receivedAhead = 0;   ///< WAL received but not yet replayed, in bytes
+    /** A logical-replication subscriber (this database has an enabled subscription): its name (the one
+     *  furthest behind when there are several) and now() - latest_end_time of its apply worker, how
+     *  long ago the last change it confirmed to the publisher was sent (none while no worker runs). */
+    QString subscription;
+    std::optional<double> subscriptionLagSeconds;
 
     /** "standby (read-only replica), replay lag 2.1 s", or "primary". */
     QString describe() const;
+    /** "subscriber of sub_one, lag 0.4 s", or empty when this database subscribes to nothing. */
+    QString describeSubscription() const;
 };
 
 /** What stands between Bloomscope and the server, as Database::open() found it. */
