@@ -686,6 +686,28 @@ QString StepPage::hashText() const
     return QTextDocumentFragment::fromHtml(mHash->text()).toPlainText();
 }
 
+teachexport::Slide StepPage::slide() const
+{
+    const TimelinePlayer &p = *mPlayer;
+    const SandboxFilter &f = p.filter();
+    teachexport::Slide s;
+    s.position = tr("step %1 / %2").arg(QString::number(p.position()), QString::number(p.timeline().size()));
+    // The slide is one line per hash line; the window's non-breaking spaces are spaces there.
+    s.hashLines = hashText().replace(QChar(0xa0), QLatin1Char(' ')).split(QLatin1Char('\n'));
+    s.verdict = QTextDocumentFragment::fromHtml(mVerdict->text()).toPlainText().replace(QChar(0xa0), QLatin1Char(' '));
+    s.bits.reserve(qsizetype(f.size()));
+    for (quint64 b = 0; b < f.size(); ++b)
+        s.bits << f.bit(b);
+    s.chunkBits = f.scheme() == SandboxFilter::Scheme::Blocked ? f.chunkBits() : 0;
+    s.columns = mGrid->columns();
+    s.positions = mGrid->highlighted();
+    s.wasSet = mGrid->highlightedWasSet();
+    s.tested = mGrid->tested();
+    s.background = palette().color(QPalette::Base);
+    s.text = palette().color(QPalette::Text);
+    return s;
+}
+
 QList<QStringList> StepPage::logTable() const
 {
     QList<QStringList> rows;
