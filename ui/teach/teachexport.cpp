@@ -1,5 +1,6 @@
 #include "teach/teachexport.h"
 
+#include <QFontDatabase>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
@@ -18,7 +19,8 @@ const QColor WasSetColour(0x1e, 0x9e, 0x4a);
 const QColor WasClearColour(0xd9, 0x34, 0x34);
 const QColor NewColour(0xf0, 0x9a, 0x1c);
 
-const QString MonoFamily = QStringLiteral("DejaVu Sans Mono, Liberation Mono, Courier New, monospace");
+const QStringList MonoFamilies{QStringLiteral("DejaVu Sans Mono"), QStringLiteral("Liberation Mono"),
+                               QStringLiteral("Courier New")};
 constexpr double TextSize = 18;    ///< px
 constexpr double Advance = 0.6;    ///< em: DejaVu Sans Mono's and Liberation Mono's advance
 constexpr double Margin = 24;      ///< px
@@ -40,12 +42,12 @@ QString num(double v)
 }
 
 /** One piece of text at (x, y): its baseline's left end. */
-QString text(double x, double y, double size, const QString &s, const QColor &colour, bool bold = false,
-             const QString &anchor = QString())
+QString text(const QString &family, double x, double y, double size, const QString &s, const QColor &colour,
+             bool bold = false, const QString &anchor = QString())
 {
     return QStringLiteral("<text x=\"%1\" y=\"%2\" font-family=\"%3\" font-size=\"%4\" fill=\"%5\"%6%7 "
                           "xml:space=\"preserve\" style=\"white-space:pre\">%8</text>\n")
-        .arg(num(x), num(y), MonoFamily, num(size), colour.name(),
+        .arg(num(x), num(y), family, num(size), colour.name(),
              bold ? QStringLiteral(" font-weight=\"bold\"") : QString(),
              anchor.isEmpty() ? QString() : QStringLiteral(" text-anchor=\"%1\"").arg(anchor), xml(s));
 }
@@ -69,8 +71,10 @@ QStringList wrap(const QString &s, int columns)
 
 } // namespace
 
-QByteArray slideSvg(const Slide &s)
+QByteArray slideSvg(const Slide &s, const QString &fontFamily)
 {
+    const QString family =
+        fontFamily.isEmpty() ? MonoFamilies.join(QStringLiteral(", ")) + QStringLiteral(", monospace") : fontFamily;
     const double adv = Advance * TextSize, line = LineHeight * TextSize;
     qsizetype widest = s.position.size();
     for (const QString &l : s.hashLines)
@@ -87,7 +91,7 @@ QByteArray slideSvg(const Slide &s)
 
     QString body;
     double y = Margin + TextSize;
-    body += text(Margin, y, TextSize, s.position, s.text, true);
+    body += text(family, Margin, y, TextSize, s.position, s.text, true);
     y += line;
     // The hash lines: a "mod m = N" line's N (bold in the window) its own text right after the rest.
     static const QRegularExpression modLine(QStringLiteral("^(.*mod \\d+ = )(\\d+)$"));
@@ -96,10 +100,10 @@ QByteArray slideSvg(const Slide &s)
         const QString &l = s.hashLines[i];
         const QRegularExpressionMatch m = modLine.match(l);
         if (m.hasMatch()) {
-            body += text(Margin, y, TextSize, m.captured(1), s.text);
-            body += text(Margin + m.captured(1).size() * adv, y, TextSize, m.captured(2), s.text, true);
+            body += text(family, Margin, y, TextSize, m.captured(1), s.text);
+            body += text(family, Margin + m.captured(1).size() * adv, y, TextSize, m.captured(2), s.text, true);
         } else {
-            body += text(Margin, y, TextSize, l, s.text, i == 0);
+            body += text(family, Margin, y, TextSize, l, s.text, i == 0);
         }
     }
     // The bits, as the grid shows them: set ones filled, the step's outlined.
@@ -115,7 +119,7 @@ QByteArray slideSvg(const Slide &s)
                     .arg(QString::number(b), set ? QStringLiteral("1") : QStringLiteral("0"), num(cx), num(cy),
                          num(cell - 1), (set ? SetColour : ClearColour).name());
         if (numbers)
-            body += text(cx + (cell - 1) / 2, cy + (cell - 1) / 2 + small * 0.35, small,
+            body += text(family, cx + (cell - 1) / 2, cy + (cell - 1) / 2 + small * 0.35, small,
                          QString::number(blocked ? quint64(b) % s.chunkBits : quint64(b)),
                          set ? QColor(Qt::white) : QColor(0x60, 0x60, 0x60), false, QStringLiteral("middle"));
         if (b % perRow == 0) {
@@ -123,8 +127,8 @@ QByteArray slideSvg(const Slide &s)
                 blocked ? (quint64(b) % s.chunkBits == 0 ? QStringLiteral("chunk %1").arg(quint64(b) / s.chunkBits)
                                                          : QStringLiteral("+%1").arg(quint64(b) % s.chunkBits))
                         : QStringLiteral("bit %1").arg(b);
-            body += text(gridLeft - adv * 0.5, cy + cell / 2 + TextSize * 0.35, TextSize, caption, s.text, false,
-                         QStringLiteral("end"));
+            body += text(family, gridLeft - adv * 0.5, cy + cell / 2 + TextSize * 0.35, TextSize, caption, s.text,
+                         false, QStringLiteral("end"));
         }
     }
     for (qsizetype i = 0; i < s.positions.size(); ++i) {
@@ -138,9 +142,18 @@ QByteArray slideSvg(const Slide &s)
                          num(pen));
     }
     y = gridTop + double(rows) * cell + TextSize / 2;
-    for (const QString &l : verdict) {
+    for (qsizetype i = 0; i < verdict.size(); ++i) {
         y += line;
-        body += text(Margin, y, TextSize, l, s.text);
+        const QString &l = verdict[i];
+        if (i == 0 && !s.verdictHead.isEmpty() && l.startsWith(s.verdictHead)) {
+            body += text(family, Margin, y, TextSize, s.verdictHead,
+                         s.verdictColour.isValid() ? s.verdictColour : s.text, true);
+            if (l.size() > s.verdictHead.size())
+                body +=
+                    text(family, Margin + s.verdictHead.size() * adv, y, TextSize, l.mid(s.verdictHead.size()), s.text);
+        } else {
+            body += text(family, Margin, y, TextSize, l, s.text);
+        }
     }
     const double height = std::ceil(y + Margin);
     const QString svg =
@@ -154,9 +167,9 @@ QByteArray slideSvg(const Slide &s)
 
 bool slide(const Slide &content, const QString &path, QString *error)
 {
-    const QByteArray svg = slideSvg(content);
     const QString lower = path.toLower();
     if (lower.endsWith(QLatin1String(".svg"))) {
+        const QByteArray svg = slideSvg(content);
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly) || file.write(svg) != svg.size() || !file.commit()) {
             *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
@@ -164,7 +177,14 @@ bool slide(const Slide &content, const QString &path, QString *error)
         }
         return true;
     }
-    QSvgRenderer renderer(svg);
+    // Qt's SVG renderer takes font-family as one name: the first of the list installed here.
+    QString family = QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
+    for (const QString &f : MonoFamilies)
+        if (QFontDatabase::hasFamily(f)) {
+            family = f;
+            break;
+        }
+    QSvgRenderer renderer(slideSvg(content, family));
     const QSize size = renderer.defaultSize();
     if (lower.endsWith(QLatin1String(".pdf"))) {
         QPdfWriter pdf(path);

@@ -9,9 +9,11 @@ namespace bloom::teachexport {
 
 /** What a slide shows: the filter at the timeline's position and that step's explanation. */
 struct Slide {
-    QString position;         ///< "step 5 / 5"
-    QStringList hashLines;    ///< the window's hash lines, plain text
-    QString verdict;          ///< the window's verdict line, plain text
+    QString position;      ///< "step 5 / 5"
+    QStringList hashLines; ///< the window's hash lines, plain text
+    QString verdict;       ///< the window's verdict line, plain text
+    QString verdictHead;   ///< its start the window shows bold in verdictColour (may be empty)
+    QColor verdictColour;
     QList<bool> bits;         ///< every bit of the filter
     quint64 chunkBits = 0;    ///< a blocked filter's chunk (its rows); 0: classic
     int columns = 16;         ///< cells a row, as the window's grid lays them out
@@ -25,9 +27,10 @@ struct Slide {
 /**
  * The slide as SVG 1.1 that renders the same in a browser, rsvg-convert and Qt: every piece of
  * text its own <text> with x and y (monospace, DejaVu Sans Mono or Liberation Mono, both 0.6 em an
- * advance), each cell a <rect data-bit data-set>.
+ * advance), each cell a <rect data-bit data-set>. `fontFamily`: one family rather than the list
+ * (for Qt's renderer, which reads the list as one name).
  */
-QByteArray slideSvg(const Slide &slide);
+QByteArray slideSvg(const Slide &slide, const QString &fontFamily = QString());
 
 /**
  * `slide` by the file's suffix: .svg (slideSvg()), .pdf (one page, the same SVG drawn) or .png.
