@@ -1,5 +1,6 @@
 #include "teach/teachexport.h"
 
+#include <QCoreApplication>
 #include <QFontDatabase>
 #include <QImage>
 #include <QPainter>
@@ -108,9 +109,18 @@ QByteArray slideSvg(const Slide &s, const QString &fontFamily)
     }
     // The bits, as the grid shows them: set ones filled, the step's outlined.
     y += line;
-    const double gridTop = y;
     const double gridLeft = Margin + captionWidth;
-    const double small = qMax(8.0, cell * 0.4);
+    const quint64 largest = blocked ? s.chunkBits - 1 : quint64(qMax<qsizetype>(1, s.bits.size()) - 1);
+    const double small = qMin(cell * 0.4, (cell - 4) / (0.6 * QString::number(largest).size()));
+    const double captionSize = qMin(TextSize, cell * 0.9);
+    // Cells too small for their numbers: a ruler of every eighth (or fourth) column above, as the window.
+    const double rulerSize = 12;
+    if (!numbers || small < 7) {
+        y += rulerSize;
+        for (int c = 0; c < perRow; c += perRow >= 32 ? 8 : 4)
+            body += text(family, gridLeft + c * cell, y - 2, rulerSize, QString::number(c), s.text);
+    }
+    const double gridTop = y;
     for (qsizetype b = 0; b < s.bits.size(); ++b) {
         const double cx = gridLeft + double(b % perRow) * cell, cy = gridTop + double(b / perRow) * cell;
         const bool set = s.bits[b];
@@ -118,16 +128,19 @@ QByteArray slideSvg(const Slide &s, const QString &fontFamily)
                                "fill=\"%6\" stroke=\"#b0b0b0\" stroke-width=\"1\"/>\n")
                     .arg(QString::number(b), set ? QStringLiteral("1") : QStringLiteral("0"), num(cx), num(cy),
                          num(cell - 1), (set ? SetColour : ClearColour).name());
-        if (numbers)
+        if (numbers && small >= 7)
             body += text(family, cx + (cell - 1) / 2, cy + (cell - 1) / 2 + small * 0.35, small,
                          QString::number(blocked ? quint64(b) % s.chunkBits : quint64(b)),
                          set ? QColor(Qt::white) : QColor(0x60, 0x60, 0x60), false, QStringLiteral("middle"));
         if (b % perRow == 0) {
             const QString caption =
-                blocked ? (quint64(b) % s.chunkBits == 0 ? QStringLiteral("chunk %1").arg(quint64(b) / s.chunkBits)
-                                                         : QStringLiteral("+%1").arg(quint64(b) % s.chunkBits))
-                        : QStringLiteral("bit %1").arg(b);
-            body += text(family, gridLeft - adv * 0.5, cy + cell / 2 + TextSize * 0.35, TextSize, caption, s.text,
+                blocked
+                    ? (quint64(b) % s.chunkBits == 0 ? QCoreApplication::translate("bloom::BitGridWidget", "chunk %1")
+                                                           .arg(QString::number(quint64(b) / s.chunkBits))
+                                                     : QCoreApplication::translate("bloom::BitGridWidget", "+%1")
+                                                           .arg(QString::number(quint64(b) % s.chunkBits)))
+                    : QCoreApplication::translate("bloom::BitGridWidget", "bit %1").arg(QString::number(b));
+            body += text(family, gridLeft - adv * 0.5, cy + cell / 2 + captionSize * 0.35, captionSize, caption, s.text,
                          false, QStringLiteral("end"));
         }
     }
