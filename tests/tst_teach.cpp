@@ -33,6 +33,7 @@
 #include <QScreen>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStringDecoder>
 #include <QTabWidget>
@@ -40,6 +41,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QTranslator>
+#include <QXmlStreamReader>
 
 #include <bit>
 #include <functional>
@@ -713,6 +715,130 @@ private slots:
         QVERIFY(rows[5].startsWith("5,check,bjarne,example,bjarne,,3 5 8,false positive,"));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("missing/s.svg"))));
         QVERIFY(!w.exportLog(dir.filePath(QStringLiteral("missing/log.csv")), &error));
+    }
+
+    /** Issue 48, 3: the SVG slide renders outside Qt as in the window. Every text has its own x and y,
+     *  each "mod 16 = N" digit sits on its line's baseline right after the line's text, the slide
+     *  shows the bits and the timeline position, and rsvg-convert draws the digit where the SVG says. */
+    void svgSlideRendersOutsideQt()
+    {
+        const QString rsvg = QStandardPaths::findExecutable(QStringLiteral("rsvg-convert"));
+        QVERIFY2(!rsvg.isEmpty(), "rsvg-convert (librsvg2-bin) is needed");
+        QTemporaryDir dir;
+        TeachWindow w;
+        w.setStepMs(0);
+        w.show();
+        w.playReferenceExample();
+        QTRY_VERIFY(w.idle());
+        const QString path = dir.filePath(QStringLiteral("s.svg"));
+        QString error;
+        QVERIFY2(w.exportSlide(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        struct Text {
+            double x = -1, y = -1, size = 0;
+            QString family, text;
+            bool tspan = false;
+        };
+        QList<Text> texts;
+        QSet<int> setBits, clearBits;
+        double width = 0, height = 0;
+        QXmlStreamReader xml(&file);
+        int inText = 0;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement()) {
+                const QXmlStreamAttributes a = xml.attributes();
+                const auto num = [&](const char *n) {
+                    bool ok = false;
+                    const double v = a.value(QLatin1String(n)).toDouble(&ok);
+                    return ok ? v : -1.0;
+                };
+                if (xml.name() == u"svg") {
+                    width = num("width");
+                    height = num("height");
+                } else if (xml.name() == u"text" || xml.name() == u"tspan") {
+                    ++inText;
+                    Text t{num("x"),         num("y"),
+                           num("font-size"), a.value(QLatin1String("font-family")).toString(),
+                           QString(),        xml.name() == u"tspan"};
+                    if (t.family.isEmpty() && !texts.isEmpty() && inText > 1)
+                        t.family = texts.last().family;
+                    texts << t;
+                } else if (xml.name() == u"rect" && a.hasAttribute(QLatin1String("data-bit"))) {
+                    const int b = a.value(QLatin1String("data-bit")).toInt();
+                    (a.value(QLatin1String("data-set")) == u"1" ? setBits : clearBits).insert(b);
+                }
+            } else if (xml.isEndElement() && (xml.name() == u"text" || xml.name() == u"tspan")) {
+                --inText;
+            } else if (xml.isCharacters() && inText > 0) {
+                texts.last().text += xml.text();
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY2(width > 0 && height > 0, "the SVG declares its size in pixels");
+        QVERIFY(!texts.isEmpty());
+        // Every text placed by its own x and y, in fonts named with fallbacks; the texts of one
+        // baseline (in document order) are a line as the window shows it.
+        QStringList rows;
+        double lastY = -2;
+        for (const Text &t : texts) {
+            QVERIFY2(t.x >= 0 && t.y >= 0, qPrintable(QStringLiteral("no x or y: ") + t.text));
+            QVERIFY2(t.family.contains(QLatin1String(",")), qPrintable(QStringLiteral("no fallback: ") + t.text));
+            if (t.y == lastY)
+                rows.last() += t.text;
+            else
+                rows << t.text;
+            lastY = t.y;
+        }
+        // The window's hash lines and verdict, word for word, and the timeline position.
+        const StepPage *page = w.stepPage();
+        for (const QString &hash : page->hashText().replace(QChar(0xa0), QLatin1Char(' ')).split(QLatin1Char('\n')))
+            QVERIFY2(rows.contains(hash), qPrintable(hash + QLatin1String("\n---\n") + rows.join(QLatin1Char('\n'))));
+        QCOMPARE(rows.filter(QStringLiteral("step 5 / 5")).size(), 1);
+        QCOMPARE(rows.filter(QStringLiteral("bjarne: maybe - a FALSE POSITIVE")).size(), 1);
+        // The bits as the grid shows them.
+        QCOMPARE(setBits, (QSet<int>{2, 3, 5, 8, 13, 14}));
+        QCOMPARE(setBits.size() + clearBits.size(), 16);
+        for (int b = 0; b < 16; ++b)
+            QCOMPARE(page->filter().bit(quint64(b)), setBits.contains(b));
+        // Each digit right after its "mod 16 = ", on the same baseline (both fonts advance 0.6 em).
+        QList<Text> digits;
+        for (qsizetype i = 1; i < texts.size(); ++i) {
+            const Text &before = texts[i - 1], &d = texts[i];
+            if (!before.text.endsWith(QLatin1String("mod 16 = ")))
+                continue;
+            QCOMPARE(d.y, before.y);
+            QVERIFY2(qAbs(d.x - (before.x + before.text.size() * 0.6 * before.size)) < 1.0, qPrintable(before.text));
+            digits << d;
+        }
+        QStringList got;
+        for (const Text &d : digits)
+            got << d.text;
+        got.sort();
+        QCOMPARE(got, (QStringList{QStringLiteral("3"), QStringLiteral("5"), QStringLiteral("8")}));
+        // rsvg-convert draws it at the declared size, with ink where each digit is and none after it.
+        const QString png = dir.filePath(QStringLiteral("s.png"));
+        QProcess p;
+        p.start(rsvg, {QStringLiteral("-o"), png, path});
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(qRound(width), qRound(height)));
+        const QRgb background = image.pixel(1, 1);
+        const auto ink = [&](const QRectF &r) {
+            int n = 0;
+            for (int y = qMax(0, int(r.top())); y < qMin(image.height(), int(r.bottom())); ++y)
+                for (int x = qMax(0, int(r.left())); x < qMin(image.width(), int(r.right())); ++x)
+                    n += image.pixel(x, y) != background;
+            return n;
+        };
+        for (const Text &d : digits) {
+            const QRectF glyph(d.x, d.y - 0.8 * d.size, 0.6 * d.size * d.text.size(), 0.8 * d.size);
+            QVERIFY2(ink(glyph) > 3, qPrintable(d.text));
+            QCOMPARE(ink(QRectF(glyph.right() + 2, glyph.top(), 200, glyph.height())), 0);
+        }
     }
 
     /** Issue 36, 2 and 3 against a real server: the sandbox's blocked placement of Ada, ADA and

@@ -3557,6 +3557,10 @@ Chunk-FPR %3</translation>
         <source>a name: Enter adds, Ctrl+Enter checks</source>
         <translation>ein Name: Enter fügt hinzu, Strg+Enter prüft</translation>
     </message>
+    <message>
+        <source>step %1 / %2</source>
+        <translation>Schritt %1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>bloom::StepThroughView</name>

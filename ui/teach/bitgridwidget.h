@@ -23,6 +23,9 @@ public:
     void setHighlight(const QList<quint64> &positions, const QList<bool> &wasSet, bool tested,
                       const QList<QByteArray> &labels = {});
     void clearHighlight();
+    const QList<quint64> &highlighted() const { return mPositions; }
+    const QList<bool> &highlightedWasSet() const { return mWasSet; }
+    bool tested() const { return mTested; }
     /** Drawn small, without labels (the side-by-side view). */
     void setCompact(bool compact);
     /** Each cell shows its counter (a counting filter) rather than its bit number. */

@@ -20,6 +20,8 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -690,6 +692,40 @@ QList<int> StepPage::falsePositiveRows() const
 QString StepPage::hashText() const
 {
     return QTextDocumentFragment::fromHtml(mHash->text()).toPlainText();
+}
+
+teachexport::Slide StepPage::slide() const
+{
+    const TimelinePlayer &p = *mPlayer;
+    const SandboxFilter &f = p.filter();
+    teachexport::Slide s;
+    s.position = tr("step %1 / %2").arg(QString::number(p.position()), QString::number(p.timeline().size()));
+    // The slide is one line per hash line; the window's non-breaking spaces are spaces there.
+    s.hashLines = hashText().replace(QChar(0xa0), QLatin1Char(' ')).split(QLatin1Char('\n'));
+    QTextDocument verdict;
+    verdict.setHtml(mVerdict->text());
+    s.verdict = verdict.toPlainText().replace(QChar(0xa0), QLatin1Char(' '));
+    // The headline the window shows bold (and coloured): the first bold fragment, when the line starts with it.
+    for (auto it = verdict.begin().begin(); !it.atEnd(); ++it) {
+        const QTextFragment frag = it.fragment();
+        if (frag.isValid() && frag.charFormat().fontWeight() >= QFont::Bold && frag.position() == 0) {
+            s.verdictHead = frag.text().replace(QChar(0xa0), QLatin1Char(' '));
+            if (frag.charFormat().hasProperty(QTextFormat::ForegroundBrush))
+                s.verdictColour = frag.charFormat().foreground().color();
+        }
+        break;
+    }
+    s.bits.reserve(qsizetype(f.size()));
+    for (quint64 b = 0; b < f.size(); ++b)
+        s.bits << f.bit(b);
+    s.chunkBits = f.scheme() == SandboxFilter::Scheme::Blocked ? f.chunkBits() : 0;
+    s.columns = mGrid->columns();
+    s.positions = mGrid->highlighted();
+    s.wasSet = mGrid->highlightedWasSet();
+    s.tested = mGrid->tested();
+    s.background = palette().color(QPalette::Base);
+    s.text = palette().color(QPalette::Text);
+    return s;
 }
 
 QList<QStringList> StepPage::logTable() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "teach/teachexport.h"
 #include "teach/timeline.h"
 
 #include <QWidget>
@@ -35,8 +36,8 @@ public:
     const SandboxFilter &filter() const;
     QLineEdit *nameField() const { return mName; }
     BitGridWidget *grid() const { return mGrid; }
-    /** The hash lines, the grid and the verdict: what a slide shows. */
-    QWidget *slide() const { return mSlide; }
+    /** What a slide shows: the timeline's position, the hash lines, the grid and the verdict. */
+    teachexport::Slide slide() const;
 
     /** An empty timeline in a filter of the controls' scheme and size (asks first when it holds names). */
     bool newFilter(bool ask);
