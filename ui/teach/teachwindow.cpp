@@ -31,8 +31,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QNetworkInterface>
-#include <QPushButton>
 #include <QPointer>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QScreen>
 #include <QSpinBox>
