@@ -307,6 +307,8 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(swap.resultText().contains(QStringLiteral("blocked by pid %1").arg(pid)), 60000);
             QVERIFY2(swap.resultText().startsWith(QLatin1String("Waiting for the lock")),
                      qPrintable(swap.resultText()));
+            if (const QString dir = qEnvironmentVariable("BLOOMSCOPE_SHOT_DIR"); !dir.isEmpty())
+                swap.grab().save(dir + QStringLiteral("/swap-blocked.png"));
             QVERIFY(cancel->isVisible());
             QTest::mouseClick(cancel, Qt::LeftButton);
             QTRY_VERIFY_WITH_TIMEOUT(swap.resultText().contains(QLatin1String("cancelled")), 30000);
