@@ -1,4 +1,5 @@
 #include "teach/bitgridwidget.h"
+#include "teach/bitcolours.h"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -7,12 +8,6 @@
 namespace bloom {
 
 namespace {
-
-const QColor SetColour(0x2b, 0x4c, 0x9a);
-const QColor ClearColour(0xfa, 0xfa, 0xfa);
-const QColor WasSetColour(0x1e, 0x9e, 0x4a);
-const QColor WasClearColour(0xd9, 0x34, 0x34);
-const QColor NewColour(0xf0, 0x9a, 0x1c);
 
 constexpr int NumberCell = 16; ///< the smallest cell that carries its own number
 constexpr int MaxCell = 56;
@@ -206,7 +201,7 @@ void BitGridWidget::paintEvent(QPaintEvent *)
     const quint64 chunkBits = mFilter->chunkBits();
     for (quint64 b = 0; b < mFilter->size(); ++b) {
         const QRect r = cellRectIn(l, b);
-        p.fillRect(r.adjusted(0, 0, -1, -1), mFilter->bit(b) ? SetColour : ClearColour);
+        p.fillRect(r.adjusted(0, 0, -1, -1), mFilter->bit(b) ? bitcolours::Set : bitcolours::Clear);
         p.setPen(QColor(0xb0, 0xb0, 0xb0));
         p.drawRect(r.adjusted(0, 0, -1, -1));
         if (l.labels || (mCounts && s >= 9)) {
@@ -242,7 +237,7 @@ void BitGridWidget::paintEvent(QPaintEvent *)
     // The step in progress.
     for (qsizetype i = 0; i < mPositions.size(); ++i) {
         const QRect r = cellRectIn(l, mPositions[i]);
-        const QColor c = !mTested ? NewColour : (mWasSet.value(i) ? WasSetColour : WasClearColour);
+        const QColor c = !mTested ? bitcolours::New : (mWasSet.value(i) ? bitcolours::WasSet : bitcolours::WasClear);
         p.setPen(QPen(c, qMax(2, s / 8)));
         p.setBrush(Qt::NoBrush);
         p.drawRect(r.adjusted(1, 1, -2, -2));

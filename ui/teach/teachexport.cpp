@@ -1,4 +1,5 @@
 #include "teach/teachexport.h"
+#include "teach/bitcolours.h"
 
 #include <QCoreApplication>
 #include <QFontDatabase>
@@ -12,13 +13,6 @@
 namespace bloom::teachexport {
 
 namespace {
-
-// As the window's grid (BitGridWidget) draws them.
-const QColor SetColour(0x2b, 0x4c, 0x9a);
-const QColor ClearColour(0xfa, 0xfa, 0xfa);
-const QColor WasSetColour(0x1e, 0x9e, 0x4a);
-const QColor WasClearColour(0xd9, 0x34, 0x34);
-const QColor NewColour(0xf0, 0x9a, 0x1c);
 
 const QStringList MonoFamilies{QStringLiteral("DejaVu Sans Mono"), QStringLiteral("Liberation Mono"),
                                QStringLiteral("Courier New")};
@@ -127,7 +121,7 @@ QByteArray slideSvg(const Slide &s, const QString &fontFamily)
         body += QStringLiteral("<rect data-bit=\"%1\" data-set=\"%2\" x=\"%3\" y=\"%4\" width=\"%5\" height=\"%5\" "
                                "fill=\"%6\" stroke=\"#b0b0b0\" stroke-width=\"1\"/>\n")
                     .arg(QString::number(b), set ? QStringLiteral("1") : QStringLiteral("0"), num(cx), num(cy),
-                         num(cell - 1), (set ? SetColour : ClearColour).name());
+                         num(cell - 1), (set ? bitcolours::Set : bitcolours::Clear).name());
         if (numbers && small >= 7)
             body += text(family, cx + (cell - 1) / 2, cy + (cell - 1) / 2 + small * 0.35, small,
                          QString::number(blocked ? quint64(b) % s.chunkBits : quint64(b)),
@@ -146,7 +140,7 @@ QByteArray slideSvg(const Slide &s, const QString &fontFamily)
     }
     for (qsizetype i = 0; i < s.positions.size(); ++i) {
         const quint64 b = s.positions[i];
-        const QColor c = !s.tested ? NewColour : (s.wasSet.value(i) ? WasSetColour : WasClearColour);
+        const QColor c = !s.tested ? bitcolours::New : (s.wasSet.value(i) ? bitcolours::WasSet : bitcolours::WasClear);
         const double pen = qMax(2.0, cell / 8);
         body += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%3\" fill=\"none\" stroke=\"%4\" "
                                "stroke-width=\"%5\"/>\n")
