@@ -1,5 +1,6 @@
 #include "local/demo.h"
 #include "local/localcluster.h"
+#include "localpgbouncer.h"
 #include "maintenance/rebuild.h"
 #include "model/fprmodel.h"
 #include "postgres/connectionspec.h"
@@ -545,9 +546,9 @@ private slots:
 
     /**
      * Issue 43, 2: one ordinary transaction open on the filter (a slow batch, an application session idle
-     * in its transaction) while the application signs up. rebuild and swap neither queue a lock request
-     * the sign-ups would wait behind nor wait for it forever: they say who blocks (pid, role,
-     * application, state, how long its transaction is open) while they wait, and give up after
+     * in its transaction) while the application signs up through PgBouncer in transaction mode. rebuild and swap
+     * neither queue a lock request the sign-ups would wait behind nor wait for it forever: they say who blocks (pid,
+     * role, application, state, how long its transaction is open) while they wait, and give up after
      * --lock-wait with that list, exit 8, nothing changed. Sign-ups go on at their rate meanwhile (before:
      * a 30 s lock_timeout request stopped every one of them).
      */
@@ -559,8 +560,18 @@ private slots:
         std::mutex mutex;
         std::vector<qint64> committedAt; // ms on `clock` of each committed sign-up
         QStringList errors;
+        // The application signs up through PgBouncer in transaction mode, as the report's deployment did.
+        test::LocalPgBouncer pool;
+        test::LocalPgBouncer::Options o;
+        o.poolMode = QStringLiteral("transaction");
+        o.poolSize = 4;
+        o.user = mCluster.superuser();
+        o.password = QStringLiteral("sign-up-s3cret");
+        const auto started = pool.start(mCluster, o);
+        QVERIFY2(started.ok(), qPrintable(started.ok() ? QString() : started.error().toString()));
+        const QString application = pool.conninfo(QStringLiteral("filter"));
         const auto writer = [&](int id) {
-            PgConn app(filterDb());
+            PgConn app(application);
             for (int i = 0; !stop.load(); ++i) {
                 const QByteArray name = "lock-policy-" + QByteArray::number(id) + "-" + QByteArray::number(i);
                 const char *v[1] = {name.constData()};
